@@ -1,0 +1,10 @@
+# SC_WARN_CFLAGS: warnings always on; -Werror only with --enable-werror
+# (CI passes it) so that a newer compiler does not break a user's build.
+AC_DEFUN([SC_WARN_CFLAGS], [
+  AC_ARG_ENABLE([werror],
+    [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])],
+    [], [enable_werror=no])
+  WARN_CFLAGS="-Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes"
+  AS_IF([test "x$enable_werror" = xyes], [WARN_CFLAGS="$WARN_CFLAGS -Werror"])
+  AC_SUBST([WARN_CFLAGS])
+])

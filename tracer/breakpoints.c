@@ -1,0 +1,128 @@
+/* breakpoints.c - int3 breakpoints and stepping over them.
+ *
+ * One thread runs at a time, so the classic step-over (restore the byte,
+ * single-step, re-insert) cannot let another thread slip past the
+ * breakpoint: the others are all stopped or inside the kernel.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+static const uint8_t INT3 = 0xcc;
+
+static size_t bp_lower_bound(const struct sc_process *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->nbps;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (p->bps[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr)
+{
+	size_t i = bp_lower_bound(p, addr);
+
+	if (i < p->nbps && p->bps[i].addr == addr)
+		return &p->bps[i];
+	return NULL;
+}
+
+int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
+	      uint8_t access, const char *name)
+{
+	if (sc_bp_find(p, addr))
+		return 0;       /* an alias of a function already planted */
+	uint8_t orig;
+	if (sc_mem_read(p, addr, &orig, 1) < 0)
+		return -1;
+	if (sc_mem_write(p, addr, &INT3, 1) < 0)
+		return -1;
+	size_t i = bp_lower_bound(p, addr);
+	struct sc_breakpoint *nb = realloc(p->bps, (p->nbps + 1) * sizeof(*nb));
+	if (!nb) {
+		sc_mem_write(p, addr, &orig, 1);
+		return -1;
+	}
+	p->bps = nb;
+	memmove(&p->bps[i + 1], &p->bps[i], (p->nbps - i) * sizeof(*nb));
+	p->bps[i] = (struct sc_breakpoint){ .addr = addr, .orig = orig,
+		.kind = kind, .access = access, .inserted = true, .name = name };
+	p->nbps++;
+	return 0;
+}
+
+int sc_bp_remove(struct sc_process *p, uint64_t addr)
+{
+	size_t i = bp_lower_bound(p, addr);
+
+	if (i >= p->nbps || p->bps[i].addr != addr)
+		return -1;
+	if (p->bps[i].inserted)
+		sc_mem_write(p, addr, &p->bps[i].orig, 1);
+	memmove(&p->bps[i], &p->bps[i + 1], (p->nbps - i - 1) * sizeof(*p->bps));
+	p->nbps--;
+	return 0;
+}
+
+/* Forget all breakpoints without touching memory (the image is gone). */
+void sc_bp_clear(struct sc_process *p)
+{
+	free(p->bps);
+	p->bps = NULL;
+	p->nbps = 0;
+	p->entry_bp = 0;
+	p->libc_ready = false;
+}
+
+/* Execute the original instruction under the breakpoint at t's rip.
+ * Signals that arrive meanwhile are kept for the next resume.  Returns 0
+ * when t is stopped after the instruction, 1 when t is dying (its status
+ * was deferred to the main loop), -1 on error. */
+int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_breakpoint *bp = sc_bp_find(t->proc, t->regs.rip);
+	int status;
+
+	if (!bp)
+		return 0;
+	if (sc_regs_flush(t) < 0)
+		return -1;
+	if (sc_mem_write(t->proc, bp->addr, &bp->orig, 1) < 0)
+		return -1;
+	for (;;) {
+		if (ptrace(PTRACE_SINGLESTEP, t->tid, 0, 0) < 0) {
+			if (errno == ESRCH)
+				return 0;  /* killed: the exit shows up later */
+			return -1;
+		}
+		pid_t r = waitpid(t->tid, &status, __WALL);
+		if (r < 0)
+			return -1;
+		enum sc_stop_class c = sc_classify_status(status);
+		if (c == WS_SIGNAL && WSTOPSIG(status) == SIGTRAP)
+			break;      /* the single-step trap: done */
+		if (c == WS_SIGNAL) {
+			t->pending_signal = WSTOPSIG(status);
+			continue;   /* not executed yet: step again */
+		}
+		/* Death or an exit stop (exit_group, SIGKILL): re-insert and
+		 * hand the status back to the main loop. */
+		sc_mem_write(t->proc, bp->addr, &INT3, 1);
+		sc_engine_defer_status(e, t->tid, status);
+		return 1;
+	}
+	sc_mem_write(t->proc, bp->addr, &INT3, 1);
+	t->stop = STOP_EVENT;
+	return sc_regs_fetch(t);
+}

@@ -1,0 +1,118 @@
+/* deadlock.c - every live thread is blocked in the futex model: build the
+ * wait-for graph (who waits on what, who holds it) and end the run.
+ *
+ * The owner of a glibc mutex is the kernel tid stored in
+ * pthread_mutex_t.__data.__owner (offset 8 on x86-64); the futex word of
+ * a mutex is its first word, so a thread blocked on the address of the
+ * mutex it last tried to lock is waiting for that mutex.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define MUTEX_OWNER_OFFSET 8
+#define LIBC_OBJECT_SPAN 64   /* futex words lie inside the object */
+
+static const char *object_noun(uint16_t kind)
+{
+	switch (kind) {
+	case SC_EV_MUTEX_LOCK: case SC_EV_MUTEX_TRYLOCK: return "mutex";
+	case SC_EV_COND_WAIT: return "condition variable";
+	case SC_EV_RWLOCK_RDLOCK: case SC_EV_RWLOCK_WRLOCK: return "rwlock";
+	case SC_EV_SEM_WAIT: return "semaphore";
+	case SC_EV_BARRIER_WAIT: return "barrier";
+	case SC_EV_ONCE: return "once control";
+	default: return NULL;
+	}
+}
+
+static struct sc_thread *thread_by_ctid(struct sc_engine *e, uint64_t addr)
+{
+	for (size_t i = 0; i < e->nthreads; i++)
+		if (e->threads[i]->controlled &&
+		    e->threads[i]->clear_child_tid == addr)
+			return e->threads[i];
+	return NULL;
+}
+
+static struct sc_thread *mutex_owner(struct sc_engine *e, struct sc_thread *t,
+				     uint64_t mutex)
+{
+	int32_t owner = 0;
+
+	if (sc_mem_read(t->proc, mutex + MUTEX_OWNER_OFFSET, &owner,
+			sizeof(owner)) < 0 || owner <= 0)
+		return NULL;
+	return sc_thread_by_tid(e, owner);
+}
+
+/* Append one "T1 waits for ..." clause for blocked thread t. */
+static void describe_wait(struct sc_engine *e, struct sc_thread *t,
+			  char *buf, size_t len)
+{
+	char obj[256], site[512] = "";
+	uint64_t addr = t->wait_addr;
+	pid_t pid = t->proc->pid;
+	size_t used = strlen(buf);
+	const char *noun = object_noun(t->last_call_kind);
+	bool inside = t->last_call_object && addr >= t->last_call_object &&
+		      addr < t->last_call_object + LIBC_OBJECT_SPAN;
+
+	if (t->last_call_site)
+		sc_symbolize(pid, t->last_call_site - 1, site, sizeof(site));
+	struct sc_thread *joined = thread_by_ctid(e, addr);
+	if (joined) {
+		snprintf(buf + used, len - used,
+			 "%sT%u waits for T%u to exit (pthread_join%s%s)",
+			 used ? "; " : "", t->logical, joined->logical,
+			 *site ? " called from " : "", site);
+		return;
+	}
+	if (noun && inside) {
+		sc_symbolize_data(pid, t->last_call_object, obj, sizeof(obj));
+		struct sc_thread *owner = NULL;
+		if (t->last_call_kind == SC_EV_MUTEX_LOCK ||
+		    t->last_call_kind == SC_EV_MUTEX_TRYLOCK)
+			owner = mutex_owner(e, t, t->last_call_object);
+		char held[64] = "";
+		if (owner)
+			snprintf(held, sizeof(held), " held by T%u", owner->logical);
+		snprintf(buf + used, len - used,
+			 "%sT%u waits for %s %s (0x%llx)%s in %s%s%s", used ? "; " : "",
+			 t->logical, noun, obj,
+			 (unsigned long long)t->last_call_object, held,
+			 sc_event_kind_name(t->last_call_kind),
+			 *site ? " called from " : "", site);
+		return;
+	}
+	sc_symbolize_data(pid, addr, obj, sizeof(obj));
+	snprintf(buf + used, len - used, "%sT%u waits on futex %s (0x%llx)",
+		 used ? "; " : "", t->logical, obj, (unsigned long long)addr);
+}
+
+void sc_report_deadlock(struct sc_engine *e)
+{
+	struct sc_run_result *r = e->res;
+	char graph[sizeof(r->message) - 64] = "";
+	size_t blocked = 0;
+	struct sc_thread *first = NULL;
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (!t->controlled || t->state != TH_BLOCKED)
+			continue;
+		if (!first)
+			first = t;
+		blocked++;
+		describe_wait(e, t, graph, sizeof(graph));
+	}
+	snprintf(r->message, sizeof(r->message),
+		 "deadlock: %zu thread%s blocked: %s", blocked,
+		 blocked == 1 ? "" : "s", graph);
+	if (first && first->last_call_site)
+		sc_symbolize(first->proc->pid, first->last_call_site - 1,
+			     r->location, sizeof(r->location));
+	r->verdict = SC_VERDICT_DEADLOCK;
+	e->finished = true;
+}

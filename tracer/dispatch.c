@@ -1,0 +1,387 @@
+/* dispatch.c - turn each waitpid() status into a change of the model.
+ *
+ * The main loop alternates "classify the next status" and "dispatch it"
+ * (strace's next_event/dispatch_event).  A controlled thread that stops
+ * before a scheduling event becomes TH_READY and stops being the running
+ * thread; everything else (clone/exec/exit notifications, signals, our
+ * own entry breakpoint, uncontrolled processes) is handled and resumed
+ * here without a scheduling decision.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#include "internal.h"
+
+#define DEFAULT_SLICE_US 2000
+#define QUICK_RETURN_US 1000
+
+void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
+{
+	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : DEFAULT_SLICE_US;
+	uint64_t now = sc_now_us();
+
+	t->state = TH_RUNNING;
+	t->interrupt_sent = false;
+	t->slice_deadline_us = now + slice;
+	t->cpu_ns_at_resume = sc_thread_cpu_ns(t->proc->pid, t->tid);
+	t->released_quick = request == PTRACE_SYSCALL;
+	t->quick_deadline_us = now + QUICK_RETURN_US;
+	e->running = t;
+	sc_resume(t, request);
+}
+
+static void resume_free(struct sc_thread *t)
+{
+	sc_resume(t, PTRACE_CONT);
+}
+
+static void become_ready(struct sc_engine *e, struct sc_thread *t)
+{
+	t->state = TH_READY;
+	t->next.thread = t->logical;
+	if (e->running == t)
+		e->running = NULL;
+}
+
+static bool is_fatal_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+	       sig == SIGFPE || sig == SIGABRT || sig == SIGSYS;
+}
+
+/* A fatal signal is about to be delivered: remember where, while the
+ * process still exists to be symbolised. */
+static void note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
+{
+	siginfo_t si;
+
+	if (!t->controlled || e->fault_seen)
+		return;
+	e->fault_seen = true;
+	e->fault_signal = sig;
+	e->fault_thread = t->logical;
+	e->fault_pc = t->regs.rip;
+	e->fault_addr = 0;
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0 &&
+	    (sig == SIGSEGV || sig == SIGBUS))
+		e->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
+	sc_symbolize(t->proc->pid, t->regs.rip, e->fault_where,
+		     sizeof(e->fault_where));
+}
+
+static void entry_reached(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_process *p = t->proc;
+
+	sc_bp_remove(p, p->entry_bp);
+	p->entry_bp = 0;
+	if (sc_plant_libc_breakpoints(p) >= 0)
+		p->libc_ready = true;
+	if (e->cfg->trace && p == e->main_proc) {
+		struct sc_module *mods;
+		size_t n;
+		if (sc_module_map(p->pid, &mods, &n) == 0) {
+			sc_trace_modules(e->cfg->trace, mods, n, e->step);
+			sc_module_map_free(mods, n);
+		}
+	}
+}
+
+static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
+			  struct sc_breakpoint *bp)
+{
+	t->regs.rip = bp->addr;
+	t->regs_dirty = true;
+	if (bp->addr == t->proc->entry_bp && t->controlled) {
+		entry_reached(e, t);
+		resume_free(t);
+		return;
+	}
+	if (!t->controlled || bp->kind == SC_EV_NONE) {
+		if (sc_bp_step_over(e, t) == 0)
+			resume_free(t);
+		return;
+	}
+	t->stop = STOP_BREAKPOINT;
+	t->next = (struct sc_event){ .thread = t->logical, .kind = bp->kind,
+		.access = bp->access, .object = t->regs.rdi, .pc = bp->addr };
+	/* At the entry, [rsp] is the caller's return address. */
+	uint64_t ret = 0;
+	sc_mem_read(t->proc, t->regs.rsp, &ret, sizeof(ret));
+	t->last_call_kind = bp->kind;
+	t->last_call_object = t->regs.rdi;
+	t->last_call_site = ret;
+	become_ready(e, t);
+}
+
+static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
+{
+	if (sig == SIGTRAP && sc_regs_fetch(t) == 0) {
+		struct sc_breakpoint *bp = sc_bp_find(t->proc, t->regs.rip - 1);
+		if (bp) {
+			on_breakpoint(e, t, bp);
+			return;
+		}
+	}
+	if (is_fatal_signal(sig)) {
+		sc_regs_fetch(t);
+		note_fault(e, t, sig);
+	}
+	t->pending_signal = sig;
+	resume_free(t);
+}
+
+static void on_new_thread(struct sc_engine *e, struct sc_thread *parent,
+			  pid_t tid)
+{
+	struct sc_thread *c = sc_thread_new(e, tid, parent->proc);
+	int status;
+	pid_t got;
+
+	if (!c)
+		return;
+	c->clear_child_tid = parent->clone_child_tid;
+	/* Wait for the child's initial stop now, so the next scheduling
+	 * decision always sees it: the same schedule gives the same view. */
+	if (sc_take_deferred(e, tid, &got, &status)) {
+		sc_dispatch(e, tid, status);
+		return;
+	}
+	if (c->controlled && waitpid(tid, &status, __WALL) == tid)
+		sc_dispatch(e, tid, status);
+}
+
+static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
+			   pid_t pid)
+{
+	struct sc_process *p = sc_process_new(e, pid, false);
+	int status;
+	pid_t got;
+
+	if (!p)
+		return;
+	/* The child inherited our int3 bytes: keep their original bytes so
+	 * that it can step over them. */
+	if (parent->proc->nbps) {
+		p->bps = malloc(parent->proc->nbps * sizeof(*p->bps));
+		if (p->bps) {
+			memcpy(p->bps, parent->proc->bps,
+			       parent->proc->nbps * sizeof(*p->bps));
+			p->nbps = parent->proc->nbps;
+		}
+	}
+	if (!sc_thread_new(e, pid, p))
+		return;
+	if (sc_take_deferred(e, pid, &got, &status))
+		sc_dispatch(e, pid, status);
+}
+
+static void on_exec(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_process *p = t->proc;
+	unsigned long former = 0;
+
+	/* A non-leader thread that execs takes over the leader's tid; every
+	 * other thread of the process is gone without a death report. */
+	ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &former);
+	if ((pid_t)former != t->tid) {
+		struct sc_thread *execer = sc_thread_by_tid(e, (pid_t)former);
+		if (execer) {
+			execer->tid = t->tid;
+			sc_thread_remove(e, t);
+			t = execer;
+		}
+	}
+	for (size_t i = 0; i < e->nthreads;) {
+		struct sc_thread *o = e->threads[i];
+		if (o->proc == p && o != t)
+			sc_thread_remove(e, o);
+		else
+			i++;
+	}
+	sc_bp_clear(p);
+	sc_mem_open(p);
+	if (p->controlled) {
+		uint64_t entry = sc_auxv_entry(p->pid);
+		if (entry && sc_bp_add(p, entry, SC_EV_NONE, SC_ACC_NONE,
+				       "entry") == 0)
+			p->entry_bp = entry;
+	}
+	resume_free(t);
+}
+
+static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
+{
+	struct sc_process *p = t->proc;
+
+	if (t->controlled && t->exit_record_pending) {
+		struct sc_event ev = t->next;
+		ev.step = t->exit_step;
+		e->nwoken = 0;
+		if (!e->exiting)
+			sc_futex_wake_clear_tid(e, t);
+		sc_emit_event(e, &ev);
+	} else if (t->controlled && !e->exiting) {
+		sc_futex_wake_clear_tid(e, t);
+	}
+	bool leader = t->tid == p->pid;
+	sc_thread_remove(e, t);
+	if (leader && p == e->main_proc) {
+		e->main_done = true;
+		e->main_status = status;
+	}
+	if (leader && p != e->main_proc && !sc_process_has_threads(e, p))
+		sc_process_remove(e, p);
+}
+
+static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
+{
+	t->stop = STOP_SYSCALL_EXIT;
+	if (!t->controlled) {
+		resume_free(t);
+		return;
+	}
+	if (e->running == t && t->released_quick) {
+		/* Came back within the window: not a scheduling point. */
+		t->released_quick = false;
+		resume_free(t);
+		return;
+	}
+	sc_regs_fetch(t);
+	t->next = (struct sc_event){ .thread = t->logical,
+		.kind = SC_EV_SYSCALL_RETURN, .pc = t->regs.rip };
+	become_ready(e, t);
+}
+
+static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
+{
+	if (!t->controlled) {
+		resume_free(t);
+		return;
+	}
+	t->stop = STOP_EVENT;
+	if (t->state == TH_NEW) {
+		sc_regs_fetch(t);
+		t->next = (struct sc_event){ .thread = t->logical,
+			.kind = SC_EV_THREAD_START, .pc = t->regs.rip };
+		become_ready(e, t);
+		return;
+	}
+	if (e->running == t && !e->exiting) {
+		sc_regs_fetch(t);
+		t->next = (struct sc_event){ .thread = t->logical,
+			.kind = SC_EV_PREEMPT, .pc = t->regs.rip };
+		become_ready(e, t);
+		return;
+	}
+	resume_free(t);   /* a stale interrupt */
+}
+
+static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
+{
+	if (!t->controlled || e->exiting) {
+		resume_free(t);
+		return;
+	}
+	sc_regs_fetch(t);
+	t->stop = STOP_SECCOMP;
+	sc_syscall_event(e, t);
+	become_ready(e, t);
+}
+
+void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
+{
+	struct sc_thread *t = sc_thread_by_tid(e, tid);
+	unsigned long msg = 0;
+
+	if (!t) {
+		/* A new tracee whose parent's clone/fork event has not been
+		 * seen yet: keep the status until it is registered. */
+		sc_engine_defer_status(e, tid, status);
+		return;
+	}
+	switch (sc_classify_status(status)) {
+	case WS_EXITED:
+	case WS_KILLED:
+		on_death(e, t, status);
+		break;
+	case WS_SECCOMP:
+		on_seccomp(e, t);
+		break;
+	case WS_SYSCALL:
+		on_syscall_exit(e, t);
+		break;
+	case WS_CLONE:
+		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
+		on_new_thread(e, t, (pid_t)msg);
+		resume_free(t);
+		break;
+	case WS_FORK:
+		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
+		on_new_process(e, t, (pid_t)msg);
+		resume_free(t);
+		break;
+	case WS_EXEC:
+		on_exec(e, t);
+		break;
+	case WS_EXIT_EVENT:
+		/* About to die.  Unless it is a planned thread exit, the whole
+		 * process is going (exit_group, fatal signal, SIGKILL): stop
+		 * scheduling its threads. */
+		if (t->controlled && !t->exit_record_pending)
+			e->exiting = true;
+		if (t->state != TH_RUNNING && t->controlled)
+			t->state = TH_EXITING;
+		resume_free(t);
+		break;
+	case WS_EVENT_STOP:
+		on_event_stop(e, t);
+		break;
+	case WS_SIGNAL:
+		on_signal(e, t, WSTOPSIG(status));
+		break;
+	case WS_GROUP_STOP:
+	case WS_VFORK_DONE:
+	case WS_UNKNOWN:
+		resume_free(t);
+		break;
+	}
+}
+
+int sc_wait_any(struct sc_engine *e, uint64_t timeout_us)
+{
+	pid_t tid;
+	int status;
+
+	if (sc_take_deferred(e, 0, &tid, &status)) {
+		sc_dispatch(e, tid, status);
+		return 1;
+	}
+	for (;;) {
+		tid = waitpid(-1, &status, __WALL | WNOHANG);
+		if (tid > 0) {
+			sc_dispatch(e, tid, status);
+			return 1;
+		}
+		if (tid < 0 && errno == ECHILD) {
+			e->main_done = true;   /* nothing left to wait for */
+			return 1;
+		}
+		if (timeout_us == 0)
+			return 0;
+		sigset_t chld;
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		struct timespec ts = { (time_t)(timeout_us / 1000000),
+				       (long)(timeout_us % 1000000) * 1000 };
+		if (sigtimedwait(&chld, NULL, &ts) < 0 && errno == EAGAIN)
+			return 0;
+		/* SIGCHLD (or EINTR): poll waitpid again, once more only if
+		 * the timeout has not passed; keep it simple: loop. */
+		timeout_us = timeout_us > 50 ? timeout_us / 2 : 0;
+	}
+}

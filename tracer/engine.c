@@ -1,0 +1,323 @@
+/* engine.c - sc_run(): one run of the target under control.
+ *
+ * Loop: while a controlled thread runs, wait for tracee statuses (with a
+ * slice timer); when none runs, make one scheduling decision.  The run
+ * ends when the main process is reaped, or with a verdict we decide
+ * (deadlock, hang, divergence, cancellation), after which every traced
+ * process is killed and reaped: the target never outlives its run.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int sc_run_native(const struct sc_run_config *cfg, const char *path,
+		  struct sc_run_result *res);
+
+void sc_engine_abort(struct sc_engine *e, const char *why)
+{
+	const struct sc_policy *pol = e->cfg->policy;
+	const char *msg = why;
+
+	if (!msg && pol && pol->error)
+		msg = pol->error(pol->ctx);
+	snprintf(e->res->message, sizeof(e->res->message), "%s",
+		 msg ? msg : "the policy aborted the run");
+	e->res->verdict = SC_VERDICT_DIVERGED;
+	e->diverged = true;
+	e->finished = true;
+}
+
+static bool check_limits(struct sc_engine *e)
+{
+	const struct sc_run_config *cfg = e->cfg;
+	struct sc_run_result *r = e->res;
+
+	if (cfg->cancel && *cfg->cancel) {
+		r->verdict = SC_VERDICT_ERROR;
+		snprintf(r->message, sizeof(r->message), "interrupted");
+		e->finished = true;
+	} else if (cfg->max_steps && e->step >= cfg->max_steps) {
+		r->verdict = SC_VERDICT_HANG;
+		snprintf(r->message, sizeof(r->message),
+			 "hang: step budget of %llu scheduling events exhausted",
+			 (unsigned long long)cfg->max_steps);
+		e->finished = true;
+	} else if (e->deadline_us && sc_now_us() >= e->deadline_us) {
+		r->verdict = SC_VERDICT_HANG;
+		snprintf(r->message, sizeof(r->message),
+			 "hang: run exceeded its %.3g s time budget after %llu events",
+			 cfg->timeout_ms / 1000.0, (unsigned long long)e->step);
+		e->finished = true;
+	}
+	return e->finished;
+}
+
+/* The running thread has used its slice of CPU time without reaching a
+ * scheduling point: interrupt it (a preemption point).  Wall-clock expiry
+ * only triggers the check, so a loaded machine does not cause spurious
+ * preemptions. */
+static void slice_check(struct sc_engine *e, struct sc_thread *t)
+{
+	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : 2000;
+	uint64_t used = (sc_thread_cpu_ns(t->proc->pid, t->tid) -
+			 t->cpu_ns_at_resume) / 1000;
+
+	if (t->interrupt_sent)
+		return;
+	if (used + 50 >= slice) {
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) == 0)
+			t->interrupt_sent = true;
+		t->slice_deadline_us = sc_now_us() + 1000000;
+		return;
+	}
+	t->slice_deadline_us = sc_now_us() + (slice - used);
+}
+
+static void wait_running(struct sc_engine *e)
+{
+	struct sc_thread *t = e->running;
+	uint64_t now = sc_now_us();
+	uint64_t until = t->released_quick ? t->quick_deadline_us
+					   : t->slice_deadline_us;
+
+	if (e->deadline_us && e->deadline_us < until)
+		until = e->deadline_us;
+	if (sc_wait_any(e, until > now ? until - now : 0))
+		return;
+	if (e->running != t)
+		return;
+	now = sc_now_us();
+	if (e->deadline_us && now >= e->deadline_us) {
+		check_limits(e);
+		return;
+	}
+	if (t->released_quick && now >= t->quick_deadline_us) {
+		/* Really blocking: let the others run meanwhile. */
+		t->released_quick = false;
+		t->state = TH_IN_KERNEL;
+		e->running = NULL;
+		return;
+	}
+	if (!t->released_quick && now >= t->slice_deadline_us)
+		slice_check(e, t);
+}
+
+static void kill_everything(struct sc_engine *e)
+{
+	int status;
+
+	if (e->main_pid > 0 && !e->main_done)
+		kill(-e->main_pid, SIGKILL);
+	for (size_t i = 0; i < e->nprocs; i++)
+		kill(e->procs[i]->pid, SIGKILL);
+	/* Reap every tracee; SIGKILL ends ptrace-stops too. */
+	for (;;) {
+		pid_t r = waitpid(-1, &status, __WALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		if (WIFSTOPPED(status)) {
+			/* PTRACE_EVENT_EXIT stops happen even for SIGKILL
+			 * (TRACEEXIT): let the thread finish dying. */
+			ptrace(PTRACE_CONT, r, 0, 0);
+			continue;
+		}
+		if (r == e->main_pid && (WIFEXITED(status) || WIFSIGNALED(status)) &&
+		    !e->main_done) {
+			e->main_done = true;
+			e->main_status = status;
+		}
+	}
+}
+
+static void exec_error(struct sc_engine *e, struct sc_run_result *r)
+{
+	int err = 0;
+
+	if (e->err_pipe >= 0 && read(e->err_pipe, &err, sizeof(err)) ==
+	    (ssize_t)sizeof(err)) {
+		r->verdict = SC_VERDICT_ERROR;
+		snprintf(r->message, sizeof(r->message), "%s: cannot execute: %s",
+			 e->cfg->argv[0], strerror(err));
+	}
+}
+
+static void verdict_from_status(struct sc_engine *e)
+{
+	struct sc_run_result *r = e->res;
+	int st = e->main_status;
+
+	if (WIFEXITED(st)) {
+		r->exit_status = WEXITSTATUS(st);
+		if (r->exit_status == 0) {
+			r->verdict = SC_VERDICT_PASS;
+			return;
+		}
+		exec_error(e, r);
+		if (r->verdict == SC_VERDICT_ERROR)
+			return;
+		r->verdict = SC_VERDICT_EXIT;
+		snprintf(r->message, sizeof(r->message), "exited with status %d",
+			 r->exit_status);
+		return;
+	}
+	if (!WIFSIGNALED(st)) {
+		r->verdict = SC_VERDICT_ERROR;
+		snprintf(r->message, sizeof(r->message), "lost track of the target");
+		return;
+	}
+	int sig = WTERMSIG(st);
+	r->signal = sig;
+	r->verdict = sig == SIGABRT ? SC_VERDICT_ASSERT : SC_VERDICT_CRASH;
+	if (e->fault_seen && e->fault_signal == sig) {
+		r->fault_thread = e->fault_thread;
+		r->fault_pc = e->fault_pc;
+		snprintf(r->location, sizeof(r->location), "%s", e->fault_where);
+		if (sig == SIGSEGV || sig == SIGBUS)
+			snprintf(r->message, sizeof(r->message),
+				 "SIG%s (%s) in T%u at %s, fault address 0x%llx",
+				 sigabbrev_np(sig), strsignal(sig), e->fault_thread,
+				 e->fault_where, (unsigned long long)e->fault_addr);
+		else
+			snprintf(r->message, sizeof(r->message),
+				 "SIG%s (%s) in T%u at %s", sigabbrev_np(sig),
+				 strsignal(sig), e->fault_thread, e->fault_where);
+	} else {
+		snprintf(r->message, sizeof(r->message), "killed by SIG%s (%s)",
+			 sigabbrev_np(sig), strsignal(sig));
+	}
+}
+
+static void engine_free(struct sc_engine *e)
+{
+	while (e->nthreads)
+		sc_thread_remove(e, e->threads[e->nthreads - 1]);
+	while (e->nprocs)
+		sc_process_remove(e, e->procs[e->nprocs - 1]);
+	free(e->threads);
+	free(e->procs);
+	free(e->view_threads);
+	free(e->view_enabled);
+	free(e->view_map);
+	if (e->err_pipe >= 0)
+		close(e->err_pipe);
+}
+
+static int pin_cpu(int cpu, cpu_set_t *saved)
+{
+	cpu_set_t one;
+
+	if (cpu < 0)
+		return 0;
+	if (sched_getaffinity(0, sizeof(*saved), saved) < 0)
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
+static void engine_loop(struct sc_engine *e)
+{
+	while (!e->finished) {
+		if (e->running) {
+			wait_running(e);
+			continue;
+		}
+		if (e->main_done)
+			break;
+		if (e->exiting) {
+			/* Only deaths are left to collect. */
+			sc_wait_any(e, 100000);
+			if (!e->main_done)
+				check_limits(e);
+			continue;
+		}
+		if (check_limits(e))
+			break;
+		sc_schedule_one(e);
+	}
+}
+
+int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
+{
+	char path[4096], err[512];
+	struct sc_engine e = { .cfg = cfg, .res = res, .err_pipe = -1 };
+	sigset_t chld, old_mask;
+	cpu_set_t saved_cpus;
+
+	memset(res, 0, sizeof(*res));
+	if (!cfg->argv || !cfg->argv[0] ||
+	    sc_check_program(cfg->argv[0], path, sizeof(path), err,
+			     sizeof(err)) < 0) {
+		res->verdict = SC_VERDICT_ERROR;
+		snprintf(res->message, sizeof(res->message), "%s",
+			 cfg->argv && cfg->argv[0] ? err : "no program given");
+		return -1;
+	}
+	if (!cfg->policy)
+		return sc_run_native(cfg, path, res);
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old_mask);
+	bool pinned = pin_cpu(cfg->cpu, &saved_cpus) == 0 && cfg->cpu >= 0;
+
+	e.start_us = sc_now_us();
+	if (cfg->timeout_ms)
+		e.deadline_us = e.start_us + (uint64_t)cfg->timeout_ms * 1000;
+	e.main_pid = sc_spawn_traced(&e, path);
+	int rc = 0;
+	if (e.main_pid < 0) {
+		res->verdict = SC_VERDICT_ERROR;
+		snprintf(res->message, sizeof(res->message),
+			 "cannot start %s under ptrace: %s", cfg->argv[0],
+			 strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	e.main_proc = sc_process_new(&e, e.main_pid, true);
+	struct sc_thread *t0 = e.main_proc ? sc_thread_new(&e, e.main_pid, e.main_proc)
+					   : NULL;
+	if (!t0) {
+		res->verdict = SC_VERDICT_ERROR;
+		snprintf(res->message, sizeof(res->message), "out of memory");
+		kill_everything(&e);
+		rc = -1;
+		goto out;
+	}
+	/* T0 runs the pre-exec code until its execve seccomp stop. */
+	t0->state = TH_RUNNING;
+	t0->slice_deadline_us = sc_now_us() + 1000000;
+	t0->interrupt_sent = true;   /* never preempt the pre-exec child */
+	e.running = t0;
+
+	engine_loop(&e);
+
+	if (!e.finished && e.main_done)
+		verdict_from_status(&e);
+	kill_everything(&e);
+	if (res->verdict == SC_VERDICT_UNKNOWN && e.main_done)
+		verdict_from_status(&e);
+out:
+	res->steps = e.step;
+	res->threads = e.next_logical;
+	res->wall_us = sc_now_us() - e.start_us;
+	engine_free(&e);
+	if (pinned)
+		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);
+	/* Drop a SIGCHLD left pending by our children before unblocking. */
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&chld, NULL, &zero) > 0)
+		;
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	return rc;
+}

@@ -1,0 +1,273 @@
+/* futex_model.c - the supervisor's own futex implementation.
+ *
+ * No controlled thread ever sleeps in the kernel on a futex: a FUTEX_WAIT
+ * whose value matches leaves the thread stopped at its seccomp stop
+ * (TH_BLOCKED); a wake picks waiters (a policy choice, recorded in the
+ * trace) and completes their calls with 0 by skipping the syscall; the
+ * waker's own call is skipped too and returns the modelled count.  Because
+ * one thread runs at a time, reading and writing the futex words here is
+ * atomic with respect to the target.  Semantics follow futex(2) and
+ * kernel/futex/ (waitwake.c, requeue.c) for the operations glibc uses.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define BITSET_ANY 0xffffffffu
+
+static void complete(struct sc_thread *t, int64_t ret)
+{
+	t->skip_syscall = true;
+	t->skip_ret = ret;
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct sc_thread *x = *(struct sc_thread *const *)a;
+	const struct sc_thread *y = *(struct sc_thread *const *)b;
+	return x->wait_seq < y->wait_seq ? -1 : x->wait_seq > y->wait_seq;
+}
+
+/* Blocked threads waiting on addr whose bitset intersects, oldest first.
+ * Returns the count; *out is malloc'd (NULL when none). */
+static size_t collect_waiters(struct sc_engine *e, uint64_t addr,
+			      uint32_t bitset, struct sc_thread ***out)
+{
+	size_t n = 0;
+	struct sc_thread **v = NULL;
+
+	*out = NULL;
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *w = e->threads[i];
+		if (!w->controlled || w->state != TH_BLOCKED ||
+		    w->wait_addr != addr || !(w->wait_bitset & bitset))
+			continue;
+		struct sc_thread **nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n++] = w;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_seq);
+	*out = v;
+	return n;
+}
+
+static void release_waiter(struct sc_engine *e, struct sc_thread *w)
+{
+	w->state = TH_READY;
+	w->wait_timed = false;
+	w->next.kind = SC_EV_WAIT_RETURN;
+	w->next.access = SC_ACC_NONE;
+	complete(w, 0);
+	if (e->nwoken < sizeof(e->woken) / sizeof(e->woken[0]))
+		e->woken[e->nwoken++] = w->logical;
+}
+
+size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
+		       uint64_t addr, uint32_t bitset, size_t nwake)
+{
+	struct sc_thread **w;
+	size_t nw = collect_waiters(e, addr, bitset, &w);
+	size_t done = 0;
+
+	if (nw == 0 || nwake == 0) {
+		free(w);
+		return 0;
+	}
+	if (nwake > nw)
+		nwake = nw;
+	uint32_t *ids = malloc(nw * sizeof(*ids));
+	uint32_t *chosen = malloc(nw * sizeof(*chosen));
+	if (!ids || !chosen)
+		goto out;
+	for (size_t i = 0; i < nw; i++)
+		ids[i] = w[i]->logical;
+	size_t k;
+	const struct sc_policy *pol = e->cfg->policy;
+	if (pol->pick_wake) {
+		struct sc_event ev = waker ? waker->next : (struct sc_event){ 0 };
+		k = pol->pick_wake(pol->ctx, &ev, ids, nw, nwake, chosen);
+		if (k == SIZE_MAX) {
+			sc_engine_abort(e, NULL);
+			goto out;
+		}
+	} else {
+		for (k = 0; k < nwake; k++)
+			chosen[k] = (uint32_t)k;
+	}
+	for (size_t i = 0; i < k && i < nwake; i++) {
+		if (chosen[i] >= nw || w[chosen[i]]->state != TH_BLOCKED)
+			continue;
+		release_waiter(e, w[chosen[i]]);
+		done++;
+	}
+out:
+	free(ids);
+	free(chosen);
+	free(w);
+	return done;
+}
+
+static int read_word(struct sc_thread *t, uint64_t addr, uint32_t *val)
+{
+	return sc_mem_read(t->proc, addr, val, sizeof(*val));
+}
+
+static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
+{
+	uint64_t addr = t->regs.rdi;
+	uint32_t expected = (uint32_t)t->regs.rdx, cur;
+	uint32_t bitset = bitset_op ? (uint32_t)t->regs.r9 : BITSET_ANY;
+
+	if (bitset == 0) {
+		complete(t, -EINVAL);
+		return;
+	}
+	if (read_word(t, addr, &cur) < 0) {
+		complete(t, -EFAULT);
+		return;
+	}
+	if (cur != expected) {
+		complete(t, -EAGAIN);
+		return;
+	}
+	t->state = TH_BLOCKED;
+	t->wait_addr = addr;
+	t->wait_bitset = bitset;
+	t->wait_timed = t->regs.r10 != 0;
+	t->wait_seq = ++e->wait_seq;
+}
+
+static size_t nr_arg(uint64_t reg)
+{
+	int n = (int)(uint32_t)reg;
+	return n <= 0 ? 1 : (size_t)n;   /* the kernel wakes one for 0 */
+}
+
+static void do_wake(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
+{
+	uint32_t bitset = bitset_op ? (uint32_t)t->regs.r9 : BITSET_ANY;
+
+	if (bitset == 0) {
+		complete(t, -EINVAL);
+		return;
+	}
+	size_t n = sc_wake_waiters(e, t, t->regs.rdi, bitset, nr_arg(t->regs.rdx));
+	complete(t, (int64_t)n);
+}
+
+static void do_requeue(struct sc_engine *e, struct sc_thread *t, bool cmp)
+{
+	uint64_t addr = t->regs.rdi, addr2 = t->regs.r8;
+	size_t nwake = nr_arg(t->regs.rdx);
+	int nreq = (int)(uint32_t)t->regs.r10;   /* val2 travels in timeout */
+
+	if (cmp) {
+		uint32_t cur;
+		if (read_word(t, addr, &cur) < 0) {
+			complete(t, -EFAULT);
+			return;
+		}
+		if (cur != (uint32_t)t->regs.r9) {
+			complete(t, -EAGAIN);
+			return;
+		}
+	}
+	size_t woken = sc_wake_waiters(e, t, addr, BITSET_ANY, nwake);
+	size_t moved = 0;
+	struct sc_thread **w;
+	size_t nw = collect_waiters(e, addr, BITSET_ANY, &w);
+	for (size_t i = 0; i < nw && (int)moved < nreq; i++, moved++)
+		w[i]->wait_addr = addr2;
+	free(w);
+	complete(t, (int64_t)(cmp ? woken + moved : woken));
+}
+
+/* FUTEX_WAKE_OP: *uaddr2 = op(old = *uaddr2, oparg); wake nr on uaddr;
+ * if cmp(old, cmparg) also wake nr2 on uaddr2. */
+static void do_wake_op(struct sc_engine *e, struct sc_thread *t)
+{
+	uint32_t enc = (uint32_t)t->regs.r9;
+	int op = (enc >> 28) & 7, cmp = (enc >> 24) & 15;
+	int32_t oparg = (int32_t)(enc << 8) >> 20;
+	int32_t cmparg = (int32_t)(enc << 20) >> 20;
+	uint64_t addr = t->regs.rdi, addr2 = t->regs.r8;
+	uint32_t old, nv;
+
+	if (op & FUTEX_OP_OPARG_SHIFT) {
+		op &= ~FUTEX_OP_OPARG_SHIFT;
+		oparg = (int32_t)(1u << (oparg & 31));
+	}
+	if (read_word(t, addr2, &old) < 0) {
+		complete(t, -EFAULT);
+		return;
+	}
+	switch (op) {
+	case FUTEX_OP_SET: nv = (uint32_t)oparg; break;
+	case FUTEX_OP_ADD: nv = old + (uint32_t)oparg; break;
+	case FUTEX_OP_OR: nv = old | (uint32_t)oparg; break;
+	case FUTEX_OP_ANDN: nv = old & ~(uint32_t)oparg; break;
+	case FUTEX_OP_XOR: nv = old ^ (uint32_t)oparg; break;
+	default: complete(t, -ENOSYS); return;
+	}
+	bool hit;
+	int32_t o = (int32_t)old;
+	switch (cmp) {
+	case FUTEX_OP_CMP_EQ: hit = o == cmparg; break;
+	case FUTEX_OP_CMP_NE: hit = o != cmparg; break;
+	case FUTEX_OP_CMP_LT: hit = o < cmparg; break;
+	case FUTEX_OP_CMP_LE: hit = o <= cmparg; break;
+	case FUTEX_OP_CMP_GT: hit = o > cmparg; break;
+	case FUTEX_OP_CMP_GE: hit = o >= cmparg; break;
+	default: complete(t, -ENOSYS); return;
+	}
+	if (sc_mem_write(t->proc, addr2, &nv, sizeof(nv)) < 0) {
+		complete(t, -EFAULT);
+		return;
+	}
+	size_t n = sc_wake_waiters(e, t, addr, BITSET_ANY, nr_arg(t->regs.rdx));
+	if (hit)
+		n += sc_wake_waiters(e, t, addr2, BITSET_ANY,
+				     nr_arg(t->regs.r10));
+	complete(t, (int64_t)n);
+}
+
+bool sc_futex_is_modelled(const struct sc_thread *t)
+{
+	switch ((int)(t->regs.rsi & FUTEX_CMD_MASK)) {
+	case FUTEX_WAIT: case FUTEX_WAIT_BITSET: case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET: case FUTEX_REQUEUE: case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* t is at its futex seccomp stop and was chosen: run the model.  Leaves t
+ * TH_BLOCKED, or with a completion to apply when it resumes. */
+void sc_futex_execute(struct sc_engine *e, struct sc_thread *t)
+{
+	switch ((int)(t->regs.rsi & FUTEX_CMD_MASK)) {
+	case FUTEX_WAIT: do_wait(e, t, false); break;
+	case FUTEX_WAIT_BITSET: do_wait(e, t, true); break;
+	case FUTEX_WAKE: do_wake(e, t, false); break;
+	case FUTEX_WAKE_BITSET: do_wake(e, t, true); break;
+	case FUTEX_REQUEUE: do_requeue(e, t, false); break;
+	case FUTEX_CMP_REQUEUE: do_requeue(e, t, true); break;
+	case FUTEX_WAKE_OP: do_wake_op(e, t); break;
+	default: break;
+	}
+}
+
+/* A thread with CLONE_CHILD_CLEARTID died: the kernel wrote 0 there and
+ * woke one waiter (mm_release); do the same for modelled waiters. */
+void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead)
+{
+	if (dead->clear_child_tid)
+		sc_wake_waiters(e, dead, dead->clear_child_tid, BITSET_ANY, 1);
+}

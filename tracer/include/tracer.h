@@ -1,0 +1,256 @@
+/*
+ * tracer.h - the public interface of libtracer, the ptrace engine.
+ *
+ * This is the only tracer header that daemon/, cli/ and tests may include.
+ * The engine is mechanism only: it runs one thread of the target at a time,
+ * stops every thread before its next scheduling event, and asks a policy
+ * (struct sc_policy, implemented by daemon/strategy/) which thread goes
+ * next.  It knows nothing about PCT, POS or random walks.
+ */
+#ifndef SCHEDCTL_TRACER_H
+#define SCHEDCTL_TRACER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Event kinds.  Values are written to trace files: never renumber, only add.
+ * Mirrors enum sctrace.EventKind in proto/trace.proto. */
+enum sc_event_kind {
+	SC_EV_NONE = 0,
+	SC_EV_THREAD_CREATE = 1,    /* clone/clone3 creating a thread */
+	SC_EV_THREAD_START = 2,     /* first stop of a new thread */
+	SC_EV_THREAD_EXIT = 3,      /* exit(2) of one thread */
+	SC_EV_LIB_CREATE = 4,       /* pthread_create / thrd_create entry */
+	SC_EV_LIB_JOIN = 5,         /* pthread_join / thrd_join entry */
+	SC_EV_PROCESS_EXIT = 6,     /* exit_group(2) */
+	SC_EV_FORK = 7,             /* fork/vfork/clone of a new process */
+	SC_EV_EXEC = 8,             /* execve/execveat */
+	SC_EV_FUTEX_WAIT = 9,
+	SC_EV_FUTEX_WAKE = 10,
+	SC_EV_FUTEX_REQUEUE = 11,
+	SC_EV_FUTEX_WAKE_OP = 12,
+	SC_EV_FUTEX_OTHER = 13,     /* PI etc.: released to the kernel */
+	SC_EV_WAIT_RETURN = 14,     /* a woken modelled waiter resumes */
+	SC_EV_TIMEOUT = 15,         /* a timed modelled waiter times out */
+	SC_EV_YIELD = 16,           /* sched_yield */
+	SC_EV_SLEEP = 17,           /* nanosleep family: virtual time, returns at once */
+	SC_EV_SYSCALL_BLOCKING = 18,/* possibly blocking syscall, released */
+	SC_EV_SYSCALL_RETURN = 19,  /* a released syscall came back */
+	SC_EV_PREEMPT = 20,         /* slice expired: thread interrupted */
+	SC_EV_MUTEX_LOCK = 21,
+	SC_EV_MUTEX_TRYLOCK = 22,
+	SC_EV_MUTEX_UNLOCK = 23,
+	SC_EV_COND_WAIT = 24,
+	SC_EV_COND_SIGNAL = 25,
+	SC_EV_COND_BROADCAST = 26,
+	SC_EV_RWLOCK_RDLOCK = 27,
+	SC_EV_RWLOCK_WRLOCK = 28,
+	SC_EV_RWLOCK_UNLOCK = 29,
+	SC_EV_SEM_WAIT = 30,
+	SC_EV_SEM_POST = 31,
+	SC_EV_SPIN_LOCK = 32,
+	SC_EV_SPIN_UNLOCK = 33,
+	SC_EV_BARRIER_WAIT = 34,
+	SC_EV_ONCE = 35,
+	SC_EV_MEM_READ = 36,
+	SC_EV_MEM_WRITE = 37,
+	SC_EV_MEM_RMW = 38,
+	SC_EV__COUNT
+};
+
+/* How an event touches its object (POS: two events race when they share an
+ * object and at least one is not a read). */
+enum sc_access {
+	SC_ACC_NONE = 0,
+	SC_ACC_READ = 1,
+	SC_ACC_WRITE = 2,
+	SC_ACC_RMW = 3,
+};
+
+enum sc_verdict {
+	SC_VERDICT_UNKNOWN = 0,
+	SC_VERDICT_PASS = 1,
+	SC_VERDICT_CRASH = 2,
+	SC_VERDICT_ASSERT = 3,
+	SC_VERDICT_EXIT = 4,
+	SC_VERDICT_DEADLOCK = 5,
+	SC_VERDICT_HANG = 6,
+	SC_VERDICT_ERROR = 7,
+	SC_VERDICT_DIVERGED = 8,    /* replay could not follow the schedule */
+};
+
+/* "pass", "crash", ...; never NULL. */
+const char *sc_verdict_name(enum sc_verdict v);
+/* "mutex_lock", "futex_wait", ...; never NULL. */
+const char *sc_event_kind_name(enum sc_event_kind k);
+/* Parse sc_event_kind_name() output back; -1 when unknown. */
+int sc_event_kind_parse(const char *name);
+const char *sc_access_name(enum sc_access a);
+
+/* A scheduling event: what a thread is about to do (pending) or did. */
+struct sc_event {
+	uint64_t step;          /* index of the event in the run (executed only) */
+	uint32_t thread;        /* logical id: T0 main, T1.. in creation order */
+	uint16_t kind;          /* enum sc_event_kind */
+	uint8_t access;         /* enum sc_access */
+	uint8_t size;           /* access size in bytes (mem events), else 0 */
+	uint64_t object;        /* lock/futex/variable address, fd, or 0 */
+	uint64_t pc;            /* where the thread is stopped */
+	uint32_t enabled;       /* size of the enabled set when it was chosen */
+	uint32_t nwoken;        /* wake events: threads released, see woken */
+	const uint32_t *woken;  /* logical ids; valid during the callback only */
+};
+
+enum sc_thread_state {
+	SC_TS_READY,            /* stopped before an enabled event */
+	SC_TS_BLOCKED,          /* modelled futex wait, not woken yet */
+	SC_TS_IN_KERNEL,        /* inside a released blocking syscall */
+};
+
+struct sc_thread_view {
+	uint32_t thread;                /* logical id */
+	enum sc_thread_state state;
+	bool enabled;                   /* may be picked now */
+	bool timed;                     /* blocked with a timeout */
+	struct sc_event next;           /* pending event (READY/BLOCKED) */
+};
+
+/* What a policy sees at a scheduling point.  threads[] lists every live
+ * controlled thread; enabled[] holds indexes into threads[] of those that
+ * may be picked.  Arrays are valid during the callback only. */
+struct sc_sched_view {
+	uint64_t step;                  /* index the chosen event will get */
+	size_t nthreads;
+	const struct sc_thread_view *threads;
+	size_t nenabled;
+	const uint32_t *enabled;
+};
+
+/* A scheduling policy (daemon/strategy/).  Callbacks other than pick may be
+ * NULL. */
+struct sc_policy {
+	void *ctx;
+	/* Return the index into view->threads of an enabled thread;
+	 * SC_PICK_ABORT to abort the run (it ends with SC_VERDICT_DIVERGED and
+	 * the policy's error() text); or SC_PICK_WAIT to have the engine wait
+	 * until a thread that is in the kernel (SC_TS_IN_KERNEL) comes back,
+	 * then ask again (replay uses it when the recorded thread is still in
+	 * a released syscall). */
+	int (*pick)(void *ctx, const struct sc_sched_view *view);
+	/* A wake of up to nwake threads among nwaiters waiters (logical ids,
+	 * oldest first).  Write the indexes into waiters[] of the chosen ones
+	 * to out[] and return how many (<= nwake; at least one when nwake and
+	 * nwaiters are non-zero).  Default when NULL: the oldest first.
+	 * Return SIZE_MAX to abort like pick(). */
+	size_t (*pick_wake)(void *ctx, const struct sc_event *waker,
+			    const uint32_t *waiters, size_t nwaiters,
+			    size_t nwake, uint32_t *out);
+	/* Called after each event has executed (POS re-draws priorities). */
+	void (*executed)(void *ctx, const struct sc_event *ev);
+	/* Why pick() or pick_wake() aborted; may be NULL. */
+	const char *(*error)(void *ctx);
+};
+
+#define SC_PICK_ABORT (-1)
+#define SC_PICK_WAIT (-2)
+
+struct sc_trace_writer;
+
+enum sc_granularity {
+	SC_GRAN_SYNC = 0,
+	SC_GRAN_MEM = 1,
+};
+
+struct sc_run_config {
+	char *const *argv;              /* argv[0] is the program path */
+	char *const *envp;              /* NULL: the caller's environ */
+	const char *cwd;                /* NULL: unchanged */
+	int cpu;                        /* pin tracer and target; -1: none */
+	uint64_t max_steps;             /* 0: no limit */
+	uint32_t timeout_ms;            /* wall clock per run; 0: no limit */
+	uint32_t slice_us;              /* run time before PTRACE_INTERRUPT; 0: 2000 */
+	bool eager_timeouts;            /* timed waits may time out any time */
+	enum sc_granularity granularity;
+	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
+	int stdin_fd, stdout_fd, stderr_fd;
+	const struct sc_policy *policy; /* NULL: run natively, no control */
+	/* NULL: no trace.  The caller creates the writer (which writes the
+	 * header) and finishes it after sc_run(); the engine appends events
+	 * and module maps. */
+	struct sc_trace_writer *trace;
+	/* Checked between steps; when it becomes non-zero the run is killed
+	 * with SC_VERDICT_ERROR "interrupted". May be NULL. */
+	volatile int *cancel;
+};
+
+struct sc_run_result {
+	enum sc_verdict verdict;
+	int exit_status;                /* with SC_VERDICT_PASS/EXIT */
+	int signal;                     /* fatal signal, or 0 */
+	uint64_t steps;                 /* events executed */
+	uint32_t threads;               /* threads created, main included */
+	uint64_t wall_us;
+	uint32_t fault_thread;          /* logical id of the crashing thread */
+	uint64_t fault_pc;
+	char message[2048];             /* one paragraph: what went wrong */
+	char location[512];             /* symbol+offset (or file:line) */
+};
+
+/* Run the program once under control (or natively when policy is NULL).
+ * Returns 0 when the run happened (whatever its verdict), -1 when the
+ * target could not be started at all; result->message says why in both
+ * cases. */
+int sc_run(const struct sc_run_config *cfg, struct sc_run_result *result);
+
+/* Check that PROGRAM can be run: resolves it through PATH like execvp and
+ * checks that it is an executable ELF file.  On success writes the resolved
+ * path to resolved (size len) and returns 0; otherwise writes a one-line
+ * reason ("./foo: No such file or directory") to err and returns -1. */
+int sc_check_program(const char *program, char *resolved, size_t len,
+		     char *err, size_t errlen);
+
+/* ---- traces (tracer/trace_writer.c) ---- */
+
+struct sc_trace_header {
+	const char *tool_version;
+	char *const *argv;
+	const char *cwd;
+	uint64_t env_digest;
+	const char *strategy;
+	const char *strategy_params;
+	uint64_t seed;
+	uint64_t base_seed;
+	uint32_t run_index;
+	const char *granularity;
+	uint64_t max_steps;
+	uint32_t timeout_ms;
+	bool eager_timeouts;
+};
+
+struct sc_module {
+	const char *path;
+	const uint8_t *build_id;
+	size_t build_id_len;
+	uint64_t load_address;
+	uint64_t size;
+};
+
+/* Open path (truncating) and write the magic and the header.  NULL on
+ * error with errno set. */
+struct sc_trace_writer *sc_trace_create(const char *path,
+					const struct sc_trace_header *hdr);
+/* Append one executed event (buffered; flushed every batch). */
+int sc_trace_event(struct sc_trace_writer *w, const struct sc_event *ev);
+/* Record the module map (after exec, once the loader mapped libraries). */
+int sc_trace_modules(struct sc_trace_writer *w, const struct sc_module *mods,
+		     size_t n, uint64_t at_step);
+/* Flush pending events and write the footer; closes and frees w. */
+int sc_trace_finish(struct sc_trace_writer *w, const struct sc_run_result *r);
+/* Flush and free without a footer (the reader reports verdict unknown). */
+void sc_trace_abandon(struct sc_trace_writer *w);
+
+/* FNV-1a 64 over the sorted "NAME=value" strings of envp. */
+uint64_t sc_env_digest(char *const *envp);
+
+#endif /* SCHEDCTL_TRACER_H */

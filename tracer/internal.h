@@ -1,0 +1,264 @@
+/*
+ * internal.h - private structures of the ptrace engine.  Not for daemon/
+ * or cli/: they use tracer.h only.
+ *
+ * Every per-thread fact lives in struct sc_thread and every per-process
+ * fact in struct sc_process (the strace "tcb" rule): no side tables.
+ */
+#ifndef SCHEDCTL_TRACER_INTERNAL_H
+#define SCHEDCTL_TRACER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+#include <time.h>
+
+#include "tracer.h"
+
+/* Where a thread is in our model.  Exactly one controlled thread is
+ * RUNNING at a time; everything else is stopped under ptrace or inside a
+ * released syscall. */
+enum th_state {
+	TH_NEW,         /* seen in a clone event, initial stop not yet seen */
+	TH_RUNNING,     /* resumed: the one thread executing user code */
+	TH_READY,       /* stopped before th->next, which is enabled */
+	TH_BLOCKED,     /* modelled futex waiter (stays in its seccomp stop) */
+	TH_IN_KERNEL,   /* released syscall, resumed with PTRACE_SYSCALL */
+	TH_EXITING,     /* executed exit; waiting for the kernel to reap it */
+	TH_DEAD,
+};
+
+/* How the thread is stopped, which decides how to resume it. */
+enum th_stop {
+	STOP_NONE,
+	STOP_SECCOMP,       /* seccomp RET_TRACE stop: syscall not run yet */
+	STOP_BREAKPOINT,    /* hit an int3 we planted; rip rewound to it */
+	STOP_EVENT,         /* PTRACE_EVENT_STOP (interrupt, initial stop) */
+	STOP_SYSCALL_EXIT,  /* syscall-exit-stop of a released syscall */
+};
+
+struct sc_breakpoint {
+	uint64_t addr;
+	uint8_t orig;           /* the byte the int3 replaced */
+	uint16_t kind;          /* enum sc_event_kind; SC_EV_NONE: internal */
+	uint8_t access;
+	bool inserted;
+	const char *name;       /* libc function name, for reports */
+};
+
+struct sc_process {
+	pid_t pid;
+	bool controlled;        /* false: forked child, runs free but traced */
+	int mem_fd;             /* /proc/PID/mem, reopened at exec */
+	struct sc_breakpoint *bps;  /* sorted by addr */
+	size_t nbps;
+	uint64_t entry_bp;      /* program entry breakpoint, 0 when none */
+	bool libc_ready;        /* sync breakpoints planted for this image */
+};
+
+struct sc_thread {
+	pid_t tid;
+	struct sc_process *proc;
+	uint32_t logical;
+	bool controlled;
+	enum th_state state;
+	enum th_stop stop;
+	struct sc_event next;           /* pending event while READY/BLOCKED */
+	struct user_regs_struct regs;   /* valid while stopped */
+	bool regs_dirty;                /* must PTRACE_SETREGS before resuming */
+	int pending_signal;             /* deliver on the next resume */
+
+	/* Completion of a modelled syscall, applied when the thread resumes:
+	 * skip the syscall and return ret. */
+	bool skip_syscall;
+	int64_t skip_ret;
+
+	/* Modelled futex wait. */
+	uint64_t wait_addr;
+	uint32_t wait_bitset;
+	bool wait_timed;
+	uint64_t wait_seq;              /* wake order: oldest first */
+
+	uint64_t clear_child_tid;       /* CLONE_CHILD_CLEARTID address */
+	bool exit_record_pending;       /* THREAD_EXIT event emitted at reap */
+	uint64_t exit_step;
+
+	/* Last libc sync call, for reports (deadlocks). */
+	uint16_t last_call_kind;
+	uint64_t last_call_object;
+	uint64_t last_call_site;        /* return address of that call */
+
+	uint64_t clone_child_tid;       /* child_tid of the clone being run */
+
+	/* Slice accounting of the running thread. */
+	uint64_t slice_deadline_us;     /* wall clock: check CPU time then */
+	uint64_t cpu_ns_at_resume;
+	bool interrupt_sent;
+	/* A released syscall gets a short window to return before the thread
+	 * counts as blocked in the kernel: quick calls (a write to a file)
+	 * then stay deterministic steps. */
+	bool released_quick;
+	uint64_t quick_deadline_us;
+};
+
+/* One run. */
+struct sc_engine {
+	const struct sc_run_config *cfg;
+	struct sc_run_result *res;
+
+	struct sc_thread **threads;     /* controlled first?  no: by creation */
+	size_t nthreads, cap_threads;
+	struct sc_process **procs;
+	size_t nprocs, cap_procs;
+
+	struct sc_process *main_proc;
+	pid_t main_pid;
+	bool main_done;                 /* leader reaped */
+	int main_status;
+
+	struct sc_thread *running;      /* the controlled thread running now */
+	uint32_t next_logical;
+	uint64_t step;
+	uint64_t wait_seq;
+	uint64_t pending_ctid;          /* from the clone being executed */
+
+	/* Deferred statuses: a new thread's first stop seen before its
+	 * parent's clone event, or a death seen while single-stepping. */
+	struct { pid_t tid; int status; } orphans[64];
+	size_t norphans;
+
+	int err_pipe;                   /* child's exec errno, CLOEXEC */
+	uint64_t start_us;
+	uint64_t deadline_us;           /* 0: none */
+	bool exiting;                   /* the main process is dying */
+
+	/* Crash candidate, recorded at the fatal signal's delivery stop. */
+	bool fault_seen;
+	int fault_signal;
+	uint32_t fault_thread;
+	uint64_t fault_pc;
+	uint64_t fault_addr;
+	char fault_where[512];
+
+	bool finished;                  /* verdict decided */
+	bool diverged;
+
+	/* scratch for views and wake lists */
+	struct sc_thread_view *view_threads;
+	uint32_t *view_enabled;
+	struct sc_thread **view_map;
+	size_t view_cap;
+	uint32_t woken[4096];
+	size_t nwoken;
+};
+
+/* ---- spawn.c ---- */
+pid_t sc_spawn_traced(struct sc_engine *e, const char *path);
+pid_t sc_spawn_native(const struct sc_run_config *cfg, const char *path, int *err_pipe);
+void sc_child_setup_common(const struct sc_run_config *cfg);
+
+/* ---- seccomp_filter.c ---- */
+int sc_install_seccomp_filter(void);
+int sc_seccomp_trapped_syscalls(const int **list);
+
+/* ---- memory.c ---- */
+int sc_mem_open(struct sc_process *p);
+void sc_mem_close(struct sc_process *p);
+int sc_mem_read(struct sc_process *p, uint64_t addr, void *buf, size_t len);
+int sc_mem_write(struct sc_process *p, uint64_t addr, const void *buf, size_t len);
+
+/* ---- regs.c ---- */
+int sc_regs_fetch(struct sc_thread *t);
+int sc_regs_flush(struct sc_thread *t);
+int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
+
+/* ---- breakpoints.c ---- */
+int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
+	      uint8_t access, const char *name);
+struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
+int sc_bp_remove(struct sc_process *p, uint64_t addr);
+void sc_bp_clear(struct sc_process *p);
+int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
+
+/* ---- libc_syms.c ---- */
+int sc_plant_libc_breakpoints(struct sc_process *p);
+uint64_t sc_auxv_entry(pid_t pid);
+
+/* ---- symbolize.c ---- */
+/* "func+0x1a (/path/prog)" or "0xADDR"; writes into buf. */
+void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len);
+/* Global data symbol containing addr ("lock_a"), or "0xADDR". */
+void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len);
+int sc_module_map(pid_t pid, struct sc_module **mods, size_t *n);
+void sc_module_map_free(struct sc_module *mods, size_t n);
+
+/* ---- wait_status.c ---- */
+enum sc_stop_class {
+	WS_EXITED,          /* WIFEXITED: task gone, code in exit status */
+	WS_KILLED,          /* WIFSIGNALED: task gone by a signal */
+	WS_SECCOMP,         /* PTRACE_EVENT_SECCOMP: before a trapped syscall */
+	WS_SYSCALL,         /* SIGTRAP|0x80: syscall-exit of a released call */
+	WS_CLONE,           /* PTRACE_EVENT_CLONE: new thread, tid in msg */
+	WS_FORK,            /* PTRACE_EVENT_FORK/VFORK: new process */
+	WS_VFORK_DONE,
+	WS_EXEC,            /* PTRACE_EVENT_EXEC */
+	WS_EXIT_EVENT,      /* PTRACE_EVENT_EXIT: about to die */
+	WS_EVENT_STOP,      /* PTRACE_EVENT_STOP with SIGTRAP: interrupt or
+			     * a new tracee's initial stop */
+	WS_GROUP_STOP,      /* PTRACE_EVENT_STOP with a stopping signal */
+	WS_SIGNAL,          /* signal-delivery-stop; signal in WSTOPSIG */
+	WS_UNKNOWN,
+};
+enum sc_stop_class sc_classify_status(int status);
+
+/* ---- syscall_event.c ---- */
+/* Turn a controlled thread's seccomp stop into its pending event. */
+void sc_syscall_event(struct sc_engine *e, struct sc_thread *t);
+
+/* ---- futex_model.c ---- */
+void sc_futex_execute(struct sc_engine *e, struct sc_thread *t);
+void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead);
+bool sc_futex_is_modelled(const struct sc_thread *t);
+
+/* ---- engine.c helpers used by the model ---- */
+struct sc_thread *sc_thread_by_tid(struct sc_engine *e, pid_t tid);
+struct sc_thread *sc_thread_by_logical(struct sc_engine *e, uint32_t logical);
+/* Ask the policy which of waiters (blocked threads) a wake releases;
+ * returns the count and fills e->woken / updates their state. */
+size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
+		       uint64_t addr, uint32_t bitset, size_t nwake);
+void sc_engine_abort(struct sc_engine *e, const char *why);
+/* Queue a waitpid status to be dispatched by the main loop. */
+void sc_engine_defer_status(struct sc_engine *e, pid_t tid, int status);
+
+/* ---- threads.c ---- */
+struct sc_process *sc_process_new(struct sc_engine *e, pid_t pid,
+				  bool controlled);
+struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
+				struct sc_process *p);
+void sc_thread_remove(struct sc_engine *e, struct sc_thread *t);
+void sc_process_remove(struct sc_engine *e, struct sc_process *p);
+bool sc_process_has_threads(struct sc_engine *e, struct sc_process *p);
+bool sc_take_deferred(struct sc_engine *e, pid_t tid, pid_t *out_tid,
+		      int *status);
+
+/* ---- dispatch.c ---- */
+void sc_dispatch(struct sc_engine *e, pid_t tid, int status);
+/* Wait up to timeout_us (0: poll) for tracee statuses and dispatch them.
+ * Returns 1 when something was dispatched, 0 on timeout. */
+int sc_wait_any(struct sc_engine *e, uint64_t timeout_us);
+void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request);
+
+/* ---- schedule.c ---- */
+void sc_schedule_one(struct sc_engine *e);
+void sc_emit_event(struct sc_engine *e, struct sc_event *ev);
+
+/* ---- deadlock.c ---- */
+void sc_report_deadlock(struct sc_engine *e);
+
+/* ---- time.c ---- */
+uint64_t sc_now_us(void);
+uint64_t sc_thread_cpu_ns(pid_t pid, pid_t tid);
+
+#endif /* SCHEDCTL_TRACER_INTERNAL_H */

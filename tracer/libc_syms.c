@@ -1,0 +1,194 @@
+/* libc_syms.c - find the pthread/C11 synchronisation functions of the
+ * loaded libc with libelf and plant a breakpoint at each entry.
+ *
+ * Called when the target reaches its entry point: by then the dynamic
+ * loader has mapped libc.  The object of each event is the first argument
+ * (the lock's address).  Versioned duplicates (pthread_cond_wait@GLIBC_2.2.5
+ * and @@GLIBC_2.3.2) get a breakpoint each; aliases at one address get one.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct sync_fn {
+	const char *name;
+	uint16_t kind;
+	uint8_t access;
+};
+
+static const struct sync_fn sync_fns[] = {
+	{ "pthread_mutex_lock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
+	{ "pthread_mutex_timedlock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
+	{ "pthread_mutex_clocklock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
+	{ "pthread_mutex_trylock", SC_EV_MUTEX_TRYLOCK, SC_ACC_RMW },
+	{ "pthread_mutex_unlock", SC_EV_MUTEX_UNLOCK, SC_ACC_RMW },
+	{ "pthread_cond_wait", SC_EV_COND_WAIT, SC_ACC_RMW },
+	{ "pthread_cond_timedwait", SC_EV_COND_WAIT, SC_ACC_RMW },
+	{ "pthread_cond_clockwait", SC_EV_COND_WAIT, SC_ACC_RMW },
+	{ "pthread_cond_signal", SC_EV_COND_SIGNAL, SC_ACC_WRITE },
+	{ "pthread_cond_broadcast", SC_EV_COND_BROADCAST, SC_ACC_WRITE },
+	{ "pthread_rwlock_rdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
+	{ "pthread_rwlock_tryrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
+	{ "pthread_rwlock_timedrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
+	{ "pthread_rwlock_clockrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
+	{ "pthread_rwlock_wrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
+	{ "pthread_rwlock_trywrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
+	{ "pthread_rwlock_timedwrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
+	{ "pthread_rwlock_clockwrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
+	{ "pthread_rwlock_unlock", SC_EV_RWLOCK_UNLOCK, SC_ACC_WRITE },
+	{ "sem_wait", SC_EV_SEM_WAIT, SC_ACC_RMW },
+	{ "sem_trywait", SC_EV_SEM_WAIT, SC_ACC_RMW },
+	{ "sem_timedwait", SC_EV_SEM_WAIT, SC_ACC_RMW },
+	{ "sem_clockwait", SC_EV_SEM_WAIT, SC_ACC_RMW },
+	{ "sem_post", SC_EV_SEM_POST, SC_ACC_RMW },
+	{ "pthread_spin_lock", SC_EV_SPIN_LOCK, SC_ACC_RMW },
+	{ "pthread_spin_trylock", SC_EV_SPIN_LOCK, SC_ACC_RMW },
+	{ "pthread_spin_unlock", SC_EV_SPIN_UNLOCK, SC_ACC_WRITE },
+	{ "pthread_barrier_wait", SC_EV_BARRIER_WAIT, SC_ACC_RMW },
+	{ "pthread_once", SC_EV_ONCE, SC_ACC_RMW },
+	{ "pthread_create", SC_EV_LIB_CREATE, SC_ACC_NONE },
+	{ "pthread_join", SC_EV_LIB_JOIN, SC_ACC_READ },
+	{ "pthread_timedjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ },
+	{ "pthread_clockjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ },
+	{ "pthread_tryjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ },
+	{ "mtx_lock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
+	{ "mtx_timedlock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
+	{ "mtx_trylock", SC_EV_MUTEX_TRYLOCK, SC_ACC_RMW },
+	{ "mtx_unlock", SC_EV_MUTEX_UNLOCK, SC_ACC_RMW },
+	{ "cnd_wait", SC_EV_COND_WAIT, SC_ACC_RMW },
+	{ "cnd_timedwait", SC_EV_COND_WAIT, SC_ACC_RMW },
+	{ "cnd_signal", SC_EV_COND_SIGNAL, SC_ACC_WRITE },
+	{ "cnd_broadcast", SC_EV_COND_BROADCAST, SC_ACC_WRITE },
+	{ "thrd_create", SC_EV_LIB_CREATE, SC_ACC_NONE },
+	{ "thrd_join", SC_EV_LIB_JOIN, SC_ACC_READ },
+	{ "call_once", SC_EV_ONCE, SC_ACC_RMW },
+};
+
+static const struct sync_fn *lookup_sync_fn(const char *name)
+{
+	for (size_t i = 0; i < sizeof(sync_fns) / sizeof(sync_fns[0]); i++)
+		if (strcmp(sync_fns[i].name, name) == 0)
+			return &sync_fns[i];
+	return NULL;
+}
+
+/* Find the mapping of a file whose name starts with "libc.so" or "libc-"
+ * and its load base (start of the mapping at file offset 0). */
+static int find_libc(pid_t pid, char *path, size_t len, uint64_t *base)
+{
+	char maps[64], line[4096];
+	int found = -1;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off;
+		char perms[8], file[4096] = "";
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095[^\n]", &start,
+			   &end, perms, &off, file) < 4)
+			continue;
+		const char *slash = strrchr(file, '/');
+		const char *b = slash ? slash + 1 : file;
+		if (off != 0 || (strncmp(b, "libc.so", 7) != 0 &&
+				 strncmp(b, "libc-", 5) != 0))
+			continue;
+		snprintf(path, len, "%s", file);
+		*base = start;
+		found = 0;
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static int plant_from_symtab(struct sc_process *p, Elf *elf, Elf_Scn *scn,
+			     GElf_Shdr *sh, uint64_t bias)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	int planted = 0;
+
+	if (!data || sh->sh_entsize == 0)
+		return 0;
+	size_t n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0 ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		const struct sync_fn *fn = name ? lookup_sync_fn(name) : NULL;
+		if (!fn)
+			continue;
+		if (sc_bp_add(p, bias + sym.st_value, fn->kind, fn->access,
+			      fn->name) == 0)
+			planted++;
+	}
+	return planted;
+}
+
+int sc_plant_libc_breakpoints(struct sc_process *p)
+{
+	char path[4096];
+	uint64_t base;
+	int planted = 0;
+
+	if (find_libc(p->pid, path, sizeof(path), &base) < 0)
+		return 0;   /* static binary or no libc: syscalls only */
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		close(fd);
+		return -1;
+	}
+	GElf_Ehdr eh;
+	uint64_t bias = 0;
+	if (gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN)
+		bias = base;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+			planted += plant_from_symtab(p, elf, scn, &sh, bias);
+	}
+	elf_end(elf);
+	close(fd);
+	return planted;
+}
+
+/* AT_ENTRY of the current image: where the program proper starts, after
+ * the dynamic loader has mapped its libraries. */
+uint64_t sc_auxv_entry(pid_t pid)
+{
+	char path[64];
+	Elf64_auxv_t av;
+	uint64_t entry = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	while (read(fd, &av, sizeof(av)) == (ssize_t)sizeof(av)) {
+		if (av.a_type == AT_NULL)
+			break;
+		if (av.a_type == AT_ENTRY) {
+			entry = av.a_un.a_val;
+			break;
+		}
+	}
+	close(fd);
+	return entry;
+}

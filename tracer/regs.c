@@ -1,0 +1,48 @@
+/* regs.c - register access and resuming a stopped thread.
+ *
+ * ESRCH is normal everywhere here: the thread may have been killed (by
+ * exit_group in another thread, or by us) while we looked at it; its
+ * death arrives through waitpid as usual (strace's ptrace_restart rule).
+ */
+#include <errno.h>
+#include <sys/ptrace.h>
+
+#include "internal.h"
+
+int sc_regs_fetch(struct sc_thread *t)
+{
+	t->regs_dirty = false;
+	return ptrace(PTRACE_GETREGS, t->tid, 0, &t->regs) < 0 ? -1 : 0;
+}
+
+int sc_regs_flush(struct sc_thread *t)
+{
+	if (!t->regs_dirty)
+		return 0;
+	t->regs_dirty = false;
+	if (ptrace(PTRACE_SETREGS, t->tid, 0, &t->regs) < 0 && errno != ESRCH)
+		return -1;
+	return 0;
+}
+
+/* Resume with request (PTRACE_CONT or PTRACE_SYSCALL), applying a pending
+ * syscall skip and delivering a pending signal. */
+int sc_resume(struct sc_thread *t, int request)
+{
+	if (t->skip_syscall) {
+		/* orig_rax = -1 makes the kernel skip the syscall after the
+		 * seccomp stop; rax is what the caller sees. */
+		t->regs.orig_rax = (unsigned long long)-1;
+		t->regs.rax = (unsigned long long)t->skip_ret;
+		t->regs_dirty = true;
+		t->skip_syscall = false;
+	}
+	if (sc_regs_flush(t) < 0)
+		return -1;
+	int sig = t->pending_signal;
+	t->pending_signal = 0;
+	t->stop = STOP_NONE;
+	if (ptrace(request, t->tid, 0, (void *)(long)sig) < 0 && errno != ESRCH)
+		return -1;
+	return 0;
+}

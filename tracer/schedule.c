@@ -1,0 +1,215 @@
+/* schedule.c - one scheduling decision: build the policy's view, ask it,
+ * and execute the chosen thread's pending event.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "internal.h"
+
+static bool grow_view(struct sc_engine *e, size_t n)
+{
+	if (n <= e->view_cap)
+		return true;
+	size_t cap = n * 2;
+	struct sc_thread_view *vt = realloc(e->view_threads, cap * sizeof(*vt));
+	if (!vt)
+		return false;
+	e->view_threads = vt;
+	uint32_t *ve = realloc(e->view_enabled, cap * sizeof(*ve));
+	if (!ve)
+		return false;
+	e->view_enabled = ve;
+	struct sc_thread **vm = realloc(e->view_map, cap * sizeof(*vm));
+	if (!vm)
+		return false;
+	e->view_map = vm;
+	e->view_cap = cap;
+	return true;
+}
+
+void sc_emit_event(struct sc_engine *e, struct sc_event *ev)
+{
+	ev->nwoken = (uint32_t)e->nwoken;
+	ev->woken = e->woken;
+	if (e->cfg->trace)
+		sc_trace_event(e->cfg->trace, ev);
+	if (e->cfg->policy && e->cfg->policy->executed)
+		e->cfg->policy->executed(e->cfg->policy->ctx, ev);
+}
+
+/* Release t into the kernel for a possibly blocking syscall. */
+static void release(struct sc_engine *e, struct sc_thread *t)
+{
+	sc_start_running(e, t, PTRACE_SYSCALL);
+}
+
+static void execute(struct sc_engine *e, struct sc_thread *t,
+		    const struct sc_event *pending, uint32_t nenabled)
+{
+	struct sc_event ev = *pending;
+
+	e->nwoken = 0;
+	ev.step = e->step++;
+	ev.enabled = nenabled;
+	ev.thread = t->logical;
+
+	if (t->state == TH_BLOCKED) {
+		/* Chosen to time out (virtual time). */
+		t->state = TH_READY;
+		t->wait_timed = false;
+		t->skip_syscall = true;
+		t->skip_ret = -ETIMEDOUT;
+		ev.kind = SC_EV_TIMEOUT;
+		t->next.kind = SC_EV_TIMEOUT;
+		sc_emit_event(e, &ev);
+		sc_start_running(e, t, PTRACE_CONT);
+		return;
+	}
+
+	switch (ev.kind) {
+	case SC_EV_FUTEX_WAIT:
+	case SC_EV_FUTEX_WAKE:
+	case SC_EV_FUTEX_REQUEUE:
+	case SC_EV_FUTEX_WAKE_OP:
+		sc_futex_execute(e, t);
+		break;
+	case SC_EV_FUTEX_OTHER:
+	case SC_EV_SYSCALL_BLOCKING:
+		sc_emit_event(e, &ev);
+		release(e, t);
+		return;
+	case SC_EV_YIELD:
+	case SC_EV_SLEEP:
+		/* Abstract time: sleeps end at once, yields are the
+		 * scheduling point itself. */
+		t->skip_syscall = true;
+		t->skip_ret = 0;
+		break;
+	case SC_EV_THREAD_EXIT:
+		/* Emitted when the thread is reaped, with the waiter its
+		 * clear_child_tid wake releases. */
+		t->exit_record_pending = true;
+		t->exit_step = ev.step;
+		t->next = ev;
+		sc_start_running(e, t, PTRACE_CONT);
+		return;
+	case SC_EV_PROCESS_EXIT:
+		e->exiting = true;
+		break;
+	default:
+		if (t->stop == STOP_BREAKPOINT) {
+			int rc = sc_bp_step_over(e, t);
+			if (rc != 0) {
+				/* dying or gone: its status was deferred */
+				sc_emit_event(e, &ev);
+				t->state = TH_EXITING;
+				return;
+			}
+		}
+		break;
+	}
+	sc_emit_event(e, &ev);
+	if (e->diverged)
+		return;
+	if (t->state == TH_BLOCKED)
+		return;
+	sc_start_running(e, t, PTRACE_CONT);
+}
+
+static bool any_in_kernel(struct sc_engine *e)
+{
+	for (size_t i = 0; i < e->nthreads; i++)
+		if (e->threads[i]->controlled &&
+		    e->threads[i]->state == TH_IN_KERNEL)
+			return true;
+	return false;
+}
+
+static void wait_for_kernel(struct sc_engine *e)
+{
+	uint64_t now = sc_now_us();
+	uint64_t left = e->deadline_us > now ? e->deadline_us - now : 100000;
+	if (left > 100000)
+		left = 100000;   /* re-check limits and cancellation */
+	sc_wait_any(e, left);
+}
+
+void sc_schedule_one(struct sc_engine *e)
+{
+	size_t n = 0, nen = 0;
+	bool eager = e->cfg->eager_timeouts;
+
+	if (!grow_view(e, e->nthreads + 1))
+		return;
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (!t->controlled || (t->state != TH_READY &&
+				       t->state != TH_BLOCKED &&
+				       t->state != TH_IN_KERNEL))
+			continue;
+		struct sc_thread_view *v = &e->view_threads[n];
+		v->thread = t->logical;
+		v->enabled = t->state == TH_READY;
+		v->state = t->state == TH_READY ? SC_TS_READY :
+			   t->state == TH_BLOCKED ? SC_TS_BLOCKED : SC_TS_IN_KERNEL;
+		v->timed = t->state == TH_BLOCKED && t->wait_timed;
+		v->next = t->next;
+		v->next.thread = t->logical;
+		e->view_map[n] = t;
+		if (v->enabled)
+			e->view_enabled[nen++] = (uint32_t)n;
+		n++;
+	}
+	bool in_kernel = any_in_kernel(e);
+	/* Timed waits time out only when nothing else can run (virtual
+	 * time), or whenever the policy likes with eager timeouts. */
+	if (nen == 0 || eager) {
+		bool lazy_ok = nen == 0 && !in_kernel;
+		for (size_t i = 0; i < n; i++) {
+			struct sc_thread_view *v = &e->view_threads[i];
+			if (!v->timed || !(eager || lazy_ok))
+				continue;
+			v->enabled = true;
+			v->next.kind = SC_EV_TIMEOUT;
+			e->view_enabled[nen++] = (uint32_t)i;
+		}
+	}
+	if (nen == 0) {
+		if (in_kernel) {
+			wait_for_kernel(e);
+			return;
+		}
+		if (n > 0) {
+			sc_report_deadlock(e);
+			return;
+		}
+		/* No controlled thread left but the leader is not reaped
+		 * yet (exit in progress): wait. */
+		wait_for_kernel(e);
+		return;
+	}
+
+	struct sc_sched_view view = { .step = e->step, .nthreads = n,
+		.threads = e->view_threads, .nenabled = nen,
+		.enabled = e->view_enabled };
+	const struct sc_policy *pol = e->cfg->policy;
+	int idx = pol->pick(pol->ctx, &view);
+	if (idx == SC_PICK_WAIT) {
+		if (in_kernel) {
+			wait_for_kernel(e);
+			return;
+		}
+		sc_engine_abort(e, "the schedule waits for a thread in a "
+				   "system call, but none is");
+		return;
+	}
+	if (idx < 0 || (size_t)idx >= n || !e->view_threads[idx].enabled) {
+		sc_engine_abort(e, idx < 0 ? NULL :
+				"the policy picked a thread that cannot run");
+		return;
+	}
+	execute(e, e->view_map[idx], &e->view_threads[idx].next,
+		(uint32_t)nen);
+}

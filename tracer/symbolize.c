@@ -1,0 +1,252 @@
+/* symbolize.c - addresses to "function+offset (module)" and data symbols,
+ * and the module map of a process, with libelf.
+ *
+ * Used only when reporting (a crash, a deadlock) and once per exec for the
+ * module map, so it re-reads /proc/PID/maps and the ELF files each time
+ * instead of caching.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct mapping {
+	uint64_t start, end, base;
+	char path[4096];
+};
+
+/* Find the file mapping containing addr and the load base of that file. */
+static int find_mapping(pid_t pid, uint64_t addr, struct mapping *m)
+{
+	char maps[64], line[4200];
+	int found = -1;
+	uint64_t first_start = 0;
+	char first_path[4096] = "";
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off;
+		char file[4096] = "";
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095[^\n]", &start,
+			   &end, &off, file) < 3)
+			continue;
+		if (file[0] != '/')
+			continue;
+		if (off == 0 || strcmp(file, first_path) != 0) {
+			if (off == 0) {
+				first_start = start;
+				snprintf(first_path, sizeof(first_path), "%s", file);
+			}
+		}
+		if (addr >= start && addr < end) {
+			m->start = start;
+			m->end = end;
+			m->base = strcmp(file, first_path) == 0 ? first_start : start - off;
+			snprintf(m->path, sizeof(m->path), "%s", file);
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Best symbol of type `type` containing vaddr (file-relative). */
+static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
+		      char *name, size_t len, uint64_t *offset)
+{
+	int rc = -1;
+
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf) {
+		close(fd);
+		return -1;
+	}
+	GElf_Ehdr eh;
+	*is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
+	uint64_t best_start = 0;
+	for (int pass = 0; pass < 2 && rc < 0; pass++) {
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh) || sh.sh_entsize == 0)
+				continue;
+			if (sh.sh_type != (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM))
+				continue;
+			Elf_Data *data = elf_getdata(scn, NULL);
+			size_t n = sh.sh_size / sh.sh_entsize;
+			for (size_t i = 0; data && i < n; i++) {
+				GElf_Sym s;
+				if (!gelf_getsym(data, (int)i, &s))
+					continue;
+				if (GELF_ST_TYPE(s.st_info) != type ||
+				    s.st_shndx == SHN_UNDEF || s.st_value > vaddr)
+					continue;
+				uint64_t size = s.st_size ? s.st_size : 1;
+				if (vaddr >= s.st_value + size)
+					continue;
+				if (rc == 0 && s.st_value < best_start)
+					continue;
+				const char *nm = elf_strptr(elf, sh.sh_link, s.st_name);
+				if (!nm || !*nm)
+					continue;
+				snprintf(name, len, "%s", nm);
+				*offset = vaddr - s.st_value;
+				best_start = s.st_value;
+				rc = 0;
+			}
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return rc;
+}
+
+static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
+			   size_t len, bool with_module)
+{
+	struct mapping m;
+	char name[256];
+	uint64_t off = 0;
+	bool is_dyn = false;
+
+	if (find_mapping(pid, addr, &m) < 0) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+		return;
+	}
+	const char *slash = strrchr(m.path, '/');
+	const char *mod = slash ? slash + 1 : m.path;
+	/* Try file-relative first (PIE, shared objects), then absolute. */
+	if (elf_lookup(m.path, addr - m.base, type, &is_dyn, name, sizeof(name),
+		       &off) == 0 && is_dyn) {
+		/* found */
+	} else if (!is_dyn && elf_lookup(m.path, addr, type, &is_dyn, name,
+					 sizeof(name), &off) == 0) {
+		/* found in a non-PIE executable */
+	} else {
+		snprintf(buf, len, "%s+0x%llx", mod,
+			 (unsigned long long)(addr - m.base));
+		return;
+	}
+	if (with_module) {
+		if (off)
+			snprintf(buf, len, "%s+0x%llx (%s)", name,
+				 (unsigned long long)off, mod);
+		else
+			snprintf(buf, len, "%s (%s)", name, mod);
+	} else if (off) {
+		snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
+	} else {
+		snprintf(buf, len, "%s", name);
+	}
+}
+
+void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len)
+{
+	symbolize_kind(pid, addr, STT_FUNC, buf, len, true);
+}
+
+void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len)
+{
+	symbolize_kind(pid, addr, STT_OBJECT, buf, len, false);
+	/* Heap and stack objects have no symbol: plain address then. */
+	if (strchr(buf, '+') && !strchr(buf, '('))
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+}
+
+static size_t read_build_id(const char *path, uint8_t *out, size_t cap)
+{
+	size_t got = 0;
+
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	while (elf && !got && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+		while (data && (off = gelf_getnote(data, off, &nh, &name_off,
+						   &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz <= cap) {
+				memcpy(out, (uint8_t *)data->d_buf + desc_off,
+				       nh.n_descsz);
+				got = nh.n_descsz;
+				break;
+			}
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return got;
+}
+
+/* Every file mapped at offset 0: path, load address, extent, build-id. */
+int sc_module_map(pid_t pid, struct sc_module **mods, size_t *n)
+{
+	char maps[64], line[4200];
+	struct sc_module *v = NULL;
+	size_t cnt = 0;
+
+	*mods = NULL;
+	*n = 0;
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off;
+		char file[4096] = "";
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095[^\n]", &start,
+			   &end, &off, file) < 3 || file[0] != '/')
+			continue;
+		if (cnt && strcmp(v[cnt - 1].path, file) == 0) {
+			v[cnt - 1].size = end - v[cnt - 1].load_address;
+			continue;
+		}
+		if (off != 0)
+			continue;
+		struct sc_module *nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		uint8_t *bid = malloc(64);
+		size_t bl = bid ? read_build_id(file, bid, 64) : 0;
+		v[cnt] = (struct sc_module){ .path = strdup(file), .build_id = bid,
+			.build_id_len = bl, .load_address = start,
+			.size = end - start };
+		cnt++;
+	}
+	fclose(f);
+	*mods = v;
+	*n = cnt;
+	return 0;
+}
+
+void sc_module_map_free(struct sc_module *mods, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free((char *)mods[i].path);
+		free((uint8_t *)mods[i].build_id);
+	}
+	free(mods);
+}

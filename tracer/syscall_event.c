@@ -1,0 +1,140 @@
+/* syscall_event.c - what a thread stopped at a seccomp stop is about to do.
+ *
+ * x86-64 syscall arguments: rdi, rsi, rdx, r10, r8, r9; number in
+ * orig_rax.  clone(flags, stack, parent_tid, child_tid, tls).
+ */
+#include <linux/futex.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+
+#include "internal.h"
+
+#ifndef CLONE_THREAD
+#define CLONE_THREAD 0x00010000
+#endif
+
+/* struct clone_args layout (linux/sched.h, since 5.3): flags at 0,
+ * child_tid at 16. */
+#define CLONE_ARGS_FLAGS_OFF 0
+#define CLONE_ARGS_CHILD_TID_OFF 16
+
+static void futex_event(struct sc_thread *t)
+{
+	int cmd = (int)(t->regs.rsi & FUTEX_CMD_MASK);
+
+	t->next.object = t->regs.rdi;
+	switch (cmd) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+		t->next.kind = SC_EV_FUTEX_WAIT;
+		t->next.access = SC_ACC_READ;
+		break;
+	case FUTEX_WAKE:
+	case FUTEX_WAKE_BITSET:
+		t->next.kind = SC_EV_FUTEX_WAKE;
+		t->next.access = SC_ACC_WRITE;
+		break;
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+		t->next.kind = SC_EV_FUTEX_REQUEUE;
+		t->next.access = SC_ACC_RMW;
+		break;
+	case FUTEX_WAKE_OP:
+		t->next.kind = SC_EV_FUTEX_WAKE_OP;
+		t->next.access = SC_ACC_RMW;
+		break;
+	default:
+		t->next.kind = SC_EV_FUTEX_OTHER;
+		t->next.access = SC_ACC_RMW;
+		break;
+	}
+}
+
+static void clone_event(struct sc_engine *e, struct sc_thread *t, bool v3)
+{
+	uint64_t flags = t->regs.rdi, ctid = t->regs.r10;
+
+	if (v3) {
+		uint64_t args[3] = { 0, 0, 0 };
+		if (sc_mem_read(t->proc, t->regs.rdi, args, sizeof(args)) == 0) {
+			flags = args[CLONE_ARGS_FLAGS_OFF / 8];
+			ctid = args[CLONE_ARGS_CHILD_TID_OFF / 8];
+		}
+	}
+	t->next.kind = (flags & CLONE_THREAD) ? SC_EV_THREAD_CREATE : SC_EV_FORK;
+	t->next.access = SC_ACC_NONE;
+	t->next.object = 0;
+	/* The kernel clears and wakes child_tid when the thread exits:
+	 * pthread_join waits on it. */
+	t->clone_child_tid = (flags & CLONE_CHILD_CLEARTID) ? ctid : 0;
+	(void)e;
+}
+
+static bool fd_syscall(long nr)
+{
+	switch (nr) {
+	case SYS_read: case SYS_readv: case SYS_write: case SYS_writev:
+	case SYS_pread64: case SYS_pwrite64: case SYS_recvfrom:
+	case SYS_recvmsg: case SYS_recvmmsg: case SYS_sendto:
+	case SYS_sendmsg: case SYS_sendmmsg: case SYS_accept:
+	case SYS_accept4: case SYS_connect: case SYS_epoll_wait:
+	case SYS_epoll_pwait: case SYS_epoll_pwait2: case SYS_flock:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool writes_fd(long nr)
+{
+	return nr == SYS_write || nr == SYS_writev || nr == SYS_pwrite64 ||
+	       nr == SYS_sendto || nr == SYS_sendmsg || nr == SYS_sendmmsg;
+}
+
+void sc_syscall_event(struct sc_engine *e, struct sc_thread *t)
+{
+	long nr = (long)t->regs.orig_rax;
+
+	t->next = (struct sc_event){ .thread = t->logical, .pc = t->regs.rip };
+	switch (nr) {
+	case SYS_futex:
+		futex_event(t);
+		break;
+	case SYS_clone:
+		clone_event(e, t, false);
+		break;
+	case SYS_clone3:
+		clone_event(e, t, true);
+		break;
+	case SYS_fork:
+	case SYS_vfork:
+		t->next.kind = SC_EV_FORK;
+		break;
+	case SYS_execve:
+	case SYS_execveat:
+		t->next.kind = SC_EV_EXEC;
+		break;
+	case SYS_exit:
+		t->next.kind = SC_EV_THREAD_EXIT;
+		break;
+	case SYS_exit_group:
+		t->next.kind = SC_EV_PROCESS_EXIT;
+		break;
+	case SYS_sched_yield:
+		t->next.kind = SC_EV_YIELD;
+		break;
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+		t->next.kind = SC_EV_SLEEP;
+		break;
+	default:
+		t->next.kind = SC_EV_SYSCALL_BLOCKING;
+		if (fd_syscall(nr)) {
+			t->next.object = t->regs.rdi;
+			t->next.access = writes_fd(nr) ? SC_ACC_WRITE : SC_ACC_READ;
+		}
+		break;
+	}
+}

@@ -1,0 +1,138 @@
+/* threads.c - the table of traced threads and processes of one run.
+ *
+ * Threads stay sorted by creation (logical id for controlled ones), so a
+ * policy sees them in the same order in every run with the same schedule.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct sc_thread *sc_thread_by_tid(struct sc_engine *e, pid_t tid)
+{
+	for (size_t i = 0; i < e->nthreads; i++)
+		if (e->threads[i]->tid == tid)
+			return e->threads[i];
+	return NULL;
+}
+
+struct sc_thread *sc_thread_by_logical(struct sc_engine *e, uint32_t logical)
+{
+	for (size_t i = 0; i < e->nthreads; i++)
+		if (e->threads[i]->controlled && e->threads[i]->logical == logical)
+			return e->threads[i];
+	return NULL;
+}
+
+struct sc_process *sc_process_new(struct sc_engine *e, pid_t pid,
+				  bool controlled)
+{
+	struct sc_process *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	if (e->nprocs == e->cap_procs) {
+		size_t cap = e->cap_procs ? 2 * e->cap_procs : 4;
+		struct sc_process **np = realloc(e->procs, cap * sizeof(*np));
+		if (!np) {
+			free(p);
+			return NULL;
+		}
+		e->procs = np;
+		e->cap_procs = cap;
+	}
+	p->pid = pid;
+	p->controlled = controlled;
+	p->mem_fd = -1;
+	e->procs[e->nprocs++] = p;
+	return p;
+}
+
+struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
+				struct sc_process *p)
+{
+	struct sc_thread *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	if (e->nthreads == e->cap_threads) {
+		size_t cap = e->cap_threads ? 2 * e->cap_threads : 16;
+		struct sc_thread **nt = realloc(e->threads, cap * sizeof(*nt));
+		if (!nt) {
+			free(t);
+			return NULL;
+		}
+		e->threads = nt;
+		e->cap_threads = cap;
+	}
+	t->tid = tid;
+	t->proc = p;
+	t->controlled = p->controlled;
+	t->logical = p->controlled ? e->next_logical++ : UINT32_MAX;
+	t->state = TH_NEW;
+	e->threads[e->nthreads++] = t;
+	return t;
+}
+
+void sc_thread_remove(struct sc_engine *e, struct sc_thread *t)
+{
+	for (size_t i = 0; i < e->nthreads; i++) {
+		if (e->threads[i] != t)
+			continue;
+		memmove(&e->threads[i], &e->threads[i + 1],
+			(e->nthreads - i - 1) * sizeof(*e->threads));
+		e->nthreads--;
+		break;
+	}
+	if (e->running == t)
+		e->running = NULL;
+	free(t);
+}
+
+void sc_process_remove(struct sc_engine *e, struct sc_process *p)
+{
+	for (size_t i = 0; i < e->nprocs; i++) {
+		if (e->procs[i] != p)
+			continue;
+		memmove(&e->procs[i], &e->procs[i + 1],
+			(e->nprocs - i - 1) * sizeof(*e->procs));
+		e->nprocs--;
+		break;
+	}
+	sc_mem_close(p);
+	free(p->bps);
+	free(p);
+}
+
+bool sc_process_has_threads(struct sc_engine *e, struct sc_process *p)
+{
+	for (size_t i = 0; i < e->nthreads; i++)
+		if (e->threads[i]->proc == p)
+			return true;
+	return false;
+}
+
+void sc_engine_defer_status(struct sc_engine *e, pid_t tid, int status)
+{
+	if (e->norphans < sizeof(e->orphans) / sizeof(e->orphans[0])) {
+		e->orphans[e->norphans].tid = tid;
+		e->orphans[e->norphans].status = status;
+		e->norphans++;
+	}
+}
+
+/* Take a deferred status for tid (or any known tid when tid is 0). */
+bool sc_take_deferred(struct sc_engine *e, pid_t tid, pid_t *out_tid,
+		      int *status)
+{
+	for (size_t i = 0; i < e->norphans; i++) {
+		pid_t ot = e->orphans[i].tid;
+		if (tid ? ot != tid : !sc_thread_by_tid(e, ot))
+			continue;
+		*out_tid = ot;
+		*status = e->orphans[i].status;
+		memmove(&e->orphans[i], &e->orphans[i + 1],
+			(e->norphans - i - 1) * sizeof(e->orphans[0]));
+		e->norphans--;
+		return true;
+	}
+	return false;
+}
