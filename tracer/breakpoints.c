@@ -96,6 +96,10 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
 
 	if (!bp)
 		return 0;
+	if (!e->no_emulation && sc_emulate_at_breakpoint(t, bp)) {
+		t->stop = STOP_EVENT;
+		return 0;
+	}
 	if (sc_regs_flush(t) < 0)
 		return -1;
 	if (sc_mem_write(t->proc, bp->addr, &bp->orig, 1) < 0)

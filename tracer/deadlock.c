@@ -102,7 +102,10 @@ void sc_report_deadlock(struct sc_engine *e)
 		struct sc_thread *t = e->threads[i];
 		if (!t->controlled || t->state != TH_BLOCKED)
 			continue;
-		if (!first)
+		/* Locate the report at a thread in the cycle, not at main
+		 * waiting in pthread_join. */
+		if (!first || (thread_by_ctid(e, first->wait_addr) &&
+			       !thread_by_ctid(e, t->wait_addr)))
 			first = t;
 		blocked++;
 		describe_wait(e, t, graph, sizeof(graph));

@@ -27,7 +27,8 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->state = TH_RUNNING;
 	t->interrupt_sent = false;
 	t->slice_deadline_us = now + slice;
-	t->cpu_ns_at_resume = sc_thread_cpu_ns(t->proc->pid, t->tid);
+	t->resumed_us = now;
+	t->cpu_ns_at_resume = 0;   /* read lazily: /proc costs ~15 us */
 	t->released_quick = request == PTRACE_SYSCALL;
 	t->quick_deadline_us = now + QUICK_RETURN_US;
 	e->running = t;

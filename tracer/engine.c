@@ -60,25 +60,33 @@ static bool check_limits(struct sc_engine *e)
 	return e->finished;
 }
 
-/* The running thread has used its slice of CPU time without reaching a
- * scheduling point: interrupt it (a preemption point).  Wall-clock expiry
- * only triggers the check, so a loaded machine does not cause spurious
- * preemptions. */
+/* The running thread has had a slice of wall time without reaching a
+ * scheduling point.  Interrupt it (a preemption point) if it is really
+ * using the CPU: sample its CPU time over half a slice first, so that a
+ * loaded machine (the thread not even scheduled) does not cause spurious
+ * preemptions.  A thread that sits in an untrapped blocking syscall uses
+ * no CPU; interrupt it anyway after 20 slices so the others can run (the
+ * syscall restarts when it is resumed). */
 static void slice_check(struct sc_engine *e, struct sc_thread *t)
 {
 	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : 2000;
-	uint64_t used = (sc_thread_cpu_ns(t->proc->pid, t->tid) -
-			 t->cpu_ns_at_resume) / 1000;
+	uint64_t now = sc_now_us();
+	uint64_t cpu = sc_thread_cpu_ns(t->proc->pid, t->tid);
+	bool interrupt = now - t->resumed_us >= 20ull * slice;
 
 	if (t->interrupt_sent)
 		return;
-	if (used + 50 >= slice) {
+	if (t->cpu_ns_at_resume && cpu > t->cpu_ns_at_resume &&
+	    (cpu - t->cpu_ns_at_resume) / 1000 >= slice / 4)
+		interrupt = true;
+	if (interrupt) {
 		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) == 0)
 			t->interrupt_sent = true;
-		t->slice_deadline_us = sc_now_us() + 1000000;
+		t->slice_deadline_us = now + 1000000;
 		return;
 	}
-	t->slice_deadline_us = sc_now_us() + (slice - used);
+	t->cpu_ns_at_resume = cpu ? cpu : 1;
+	t->slice_deadline_us = now + slice / 2;
 }
 
 static void wait_running(struct sc_engine *e)
@@ -271,6 +279,7 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	bool pinned = pin_cpu(cfg->cpu, &saved_cpus) == 0 && cfg->cpu >= 0;
 
+	e.no_emulation = getenv("SCHEDCTL_NO_EMULATION") != NULL;
 	e.start_us = sc_now_us();
 	if (cfg->timeout_ms)
 		e.deadline_us = e.start_us + (uint64_t)cfg->timeout_ms * 1000;

@@ -45,6 +45,10 @@ struct sc_breakpoint {
 	uint8_t access;
 	bool inserted;
 	const char *name;       /* libc function name, for reports */
+	/* Decoded instruction under the int3 (emulate.c). */
+	uint8_t emu_op, emu_reg, emu_base, emu_len;
+	int32_t emu_disp;
+	uint32_t emu_imm;
 };
 
 struct sc_process {
@@ -93,7 +97,8 @@ struct sc_thread {
 
 	/* Slice accounting of the running thread. */
 	uint64_t slice_deadline_us;     /* wall clock: check CPU time then */
-	uint64_t cpu_ns_at_resume;
+	uint64_t resumed_us;
+	uint64_t cpu_ns_at_resume;      /* 0 until the first slice check */
 	bool interrupt_sent;
 	/* A released syscall gets a short window to return before the thread
 	 * counts as blocked in the kernel: quick calls (a write to a file)
@@ -142,6 +147,7 @@ struct sc_engine {
 	char fault_where[512];
 
 	bool finished;                  /* verdict decided */
+	bool no_emulation;              /* SCHEDCTL_NO_EMULATION: always single-step */
 	bool diverged;
 
 	/* scratch for views and wake lists */
@@ -180,6 +186,9 @@ struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
 void sc_bp_clear(struct sc_process *p);
 int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
+
+/* ---- emulate.c ---- */
+bool sc_emulate_at_breakpoint(struct sc_thread *t, struct sc_breakpoint *bp);
 
 /* ---- libc_syms.c ---- */
 int sc_plant_libc_breakpoints(struct sc_process *p);

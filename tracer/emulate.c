@@ -1,0 +1,160 @@
+/* emulate.c - execute the instruction under a breakpoint in the
+ * supervisor instead of single-stepping it.
+ *
+ * The classic step-over (restore byte, PTRACE_SINGLESTEP, wait, re-insert)
+ * costs about four times a seccomp stop.  The entry instructions of the
+ * libc functions we break on are nearly all simple: push, mov of an
+ * immediate, a 32-bit load or store relative to a base register, endbr64.
+ * Those are decoded once per breakpoint and emulated on the saved
+ * registers; anything else falls back to single-stepping.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+enum emu_op {
+	EMU_UNKNOWN = 0,    /* not decoded yet */
+	EMU_NONE,           /* cannot emulate: single-step */
+	EMU_NOP,            /* endbr64 */
+	EMU_PUSH,           /* push r64 */
+	EMU_MOV_IMM32,      /* mov r32, imm32 (zero-extends) */
+	EMU_LOAD32,         /* mov r32, dword [base + disp] */
+	EMU_STORE_IMM32,    /* mov dword [base + disp], imm32 */
+};
+
+static unsigned long long *reg_slot(struct user_regs_struct *r, int n)
+{
+	switch (n) {
+	case 0: return &r->rax;
+	case 1: return &r->rcx;
+	case 2: return &r->rdx;
+	case 3: return &r->rbx;
+	case 4: return &r->rsp;
+	case 5: return &r->rbp;
+	case 6: return &r->rsi;
+	case 7: return &r->rdi;
+	case 8: return &r->r8;
+	case 9: return &r->r9;
+	case 10: return &r->r10;
+	case 11: return &r->r11;
+	case 12: return &r->r12;
+	case 13: return &r->r13;
+	case 14: return &r->r14;
+	default: return &r->r15;
+	}
+}
+
+/* Decode a memory operand without REX.B/SIB: [base], [base+disp8],
+ * [base+disp32].  Returns the operand length after the opcode, or 0. */
+static int decode_modrm(const uint8_t *p, int *reg, int *base, int32_t *disp)
+{
+	int mod = p[0] >> 6, rm = p[0] & 7;
+
+	*reg = (p[0] >> 3) & 7;
+	*base = rm;
+	if (rm == 4 || (mod == 0 && rm == 5) || mod == 3)
+		return 0;   /* SIB, RIP-relative, register operand */
+	if (mod == 0) {
+		*disp = 0;
+		return 1;
+	}
+	if (mod == 1) {
+		*disp = (int8_t)p[1];
+		return 2;
+	}
+	memcpy(disp, p + 1, 4);
+	return 5;
+}
+
+static void decode(struct sc_breakpoint *bp, const uint8_t *b)
+{
+	int reg, base, n;
+	int32_t disp;
+
+	bp->emu_op = EMU_NONE;
+	if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa) {
+		bp->emu_op = EMU_NOP;
+		bp->emu_len = 4;
+	} else if (b[0] >= 0x50 && b[0] <= 0x57 && b[0] != 0x54) {
+		bp->emu_op = EMU_PUSH;
+		bp->emu_reg = b[0] - 0x50;
+		bp->emu_len = 1;
+	} else if (b[0] == 0x41 && b[1] >= 0x50 && b[1] <= 0x57) {
+		bp->emu_op = EMU_PUSH;
+		bp->emu_reg = 8 + b[1] - 0x50;
+		bp->emu_len = 2;
+	} else if (b[0] >= 0xb8 && b[0] <= 0xbf) {
+		bp->emu_op = EMU_MOV_IMM32;
+		bp->emu_reg = b[0] - 0xb8;
+		memcpy(&bp->emu_imm, b + 1, 4);
+		bp->emu_len = 5;
+	} else if (b[0] == 0x41 && b[1] >= 0xb8 && b[1] <= 0xbf) {
+		bp->emu_op = EMU_MOV_IMM32;
+		bp->emu_reg = 8 + b[1] - 0xb8;
+		memcpy(&bp->emu_imm, b + 2, 4);
+		bp->emu_len = 6;
+	} else if (b[0] == 0x8b && (n = decode_modrm(b + 1, &reg, &base, &disp))) {
+		bp->emu_op = EMU_LOAD32;
+		bp->emu_reg = (uint8_t)reg;
+		bp->emu_base = (uint8_t)base;
+		bp->emu_disp = disp;
+		bp->emu_len = (uint8_t)(1 + n);
+	} else if (b[0] == 0xc7 && (n = decode_modrm(b + 1, &reg, &base, &disp)) &&
+		   reg == 0) {
+		bp->emu_op = EMU_STORE_IMM32;
+		bp->emu_base = (uint8_t)base;
+		bp->emu_disp = disp;
+		memcpy(&bp->emu_imm, b + 1 + n, 4);
+		bp->emu_len = (uint8_t)(1 + n + 4);
+	}
+}
+
+/* Emulate the instruction at bp for t (stopped with rip == bp->addr).
+ * Returns true when done (registers marked dirty, memory written). */
+bool sc_emulate_at_breakpoint(struct sc_thread *t, struct sc_breakpoint *bp)
+{
+	struct user_regs_struct *r = &t->regs;
+
+	if (bp->emu_op == EMU_UNKNOWN) {
+		uint8_t b[16];
+		if (sc_mem_read(t->proc, bp->addr, b, sizeof(b)) < 0) {
+			bp->emu_op = EMU_NONE;
+			return false;
+		}
+		b[0] = bp->orig;
+		decode(bp, b);
+	}
+	switch (bp->emu_op) {
+	case EMU_NOP:
+		break;
+	case EMU_PUSH: {
+		uint64_t v = *reg_slot(r, bp->emu_reg);
+		if (sc_mem_write(t->proc, r->rsp - 8, &v, sizeof(v)) < 0)
+			return false;
+		r->rsp -= 8;
+		break;
+	}
+	case EMU_MOV_IMM32:
+		*reg_slot(r, bp->emu_reg) = bp->emu_imm;
+		break;
+	case EMU_LOAD32: {
+		uint32_t v;
+		uint64_t a = *reg_slot(r, bp->emu_base) + (int64_t)bp->emu_disp;
+		if (sc_mem_read(t->proc, a, &v, sizeof(v)) < 0)
+			return false;   /* let the CPU fault for real */
+		*reg_slot(r, bp->emu_reg) = v;
+		break;
+	}
+	case EMU_STORE_IMM32: {
+		uint64_t a = *reg_slot(r, bp->emu_base) + (int64_t)bp->emu_disp;
+		if (sc_mem_write(t->proc, a, &bp->emu_imm, 4) < 0)
+			return false;
+		break;
+	}
+	default:
+		return false;
+	}
+	r->rip += bp->emu_len;
+	t->regs_dirty = true;
+	return true;
+}
