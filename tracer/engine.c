@@ -98,8 +98,15 @@ static void wait_running(struct sc_engine *e)
 
 	if (e->deadline_us && e->deadline_us < until)
 		until = e->deadline_us;
-	if (sc_wait_any(e, until > now ? until - now : 0))
+	uint64_t wait = until > now ? until - now : 0;
+	if (wait > 100000)
+		wait = 100000;   /* re-check cancellation */
+	if (sc_wait_any(e, wait))
 		return;
+	if (e->cfg->cancel && *e->cfg->cancel) {
+		check_limits(e);
+		return;
+	}
 	if (e->running != t)
 		return;
 	now = sc_now_us();

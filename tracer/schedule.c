@@ -40,9 +40,20 @@ void sc_emit_event(struct sc_engine *e, struct sc_event *ev)
 }
 
 /* Release t into the kernel for a possibly blocking syscall. */
-static void release(struct sc_engine *e, struct sc_thread *t)
+static void release(struct sc_engine *e, struct sc_thread *t,
+		    const struct sc_event *ev)
 {
+	const struct sc_policy *pol = e->cfg->policy;
+	int mode = pol->release ? pol->release(pol->ctx, ev) : SC_RELEASE_AUTO;
+
 	sc_start_running(e, t, PTRACE_SYSCALL);
+	if (mode == SC_RELEASE_AWAIT) {
+		t->quick_deadline_us = UINT64_MAX;
+	} else if (mode == SC_RELEASE_NOW) {
+		t->released_quick = false;
+		t->state = TH_IN_KERNEL;
+		e->running = NULL;
+	}
 }
 
 static void execute(struct sc_engine *e, struct sc_thread *t,
@@ -78,7 +89,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	case SC_EV_FUTEX_OTHER:
 	case SC_EV_SYSCALL_BLOCKING:
 		sc_emit_event(e, &ev);
-		release(e, t);
+		release(e, t, &ev);
 		return;
 	case SC_EV_YIELD:
 	case SC_EV_SLEEP:

@@ -148,12 +148,25 @@ struct sc_policy {
 			    size_t nwake, uint32_t *out);
 	/* Called after each event has executed (POS re-draws priorities). */
 	void (*executed)(void *ctx, const struct sc_event *ev);
+	/* A possibly blocking syscall (ev, kind syscall or futex_other) is
+	 * being released to the kernel.  Return SC_RELEASE_AUTO to wait about
+	 * a millisecond for it (a quick call is then one plain step; a slow
+	 * one lets the others run and its return becomes a syscall_return
+	 * event), SC_RELEASE_AWAIT to wait for it however long it takes (no
+	 * syscall_return event), or SC_RELEASE_NOW to let the others run at
+	 * once (a syscall_return event follows).  Replay answers from the
+	 * trace so that timing cannot change the schedule.  NULL: AUTO. */
+	int (*release)(void *ctx, const struct sc_event *ev);
 	/* Why pick() or pick_wake() aborted; may be NULL. */
 	const char *(*error)(void *ctx);
 };
 
 #define SC_PICK_ABORT (-1)
 #define SC_PICK_WAIT (-2)
+
+#define SC_RELEASE_AUTO 0
+#define SC_RELEASE_AWAIT 1
+#define SC_RELEASE_NOW 2
 
 struct sc_trace_writer;
 
