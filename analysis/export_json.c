@@ -1,0 +1,115 @@
+/*
+ * export_json.c - `schedctl export TRACE --format json`: the whole trace as
+ * one JSON object, the documented decoder of the binary format
+ * (docs/schedctl-trace.5).
+ *
+ * Addresses and the environment digest are hex strings (they are 64-bit
+ * identities, not quantities, and JSON numbers lose precision above 2^53).
+ * One event per line keeps the output usable with grep and diff.
+ */
+#include <inttypes.h>
+
+#include "analysis.h"
+#include "json_out.h"
+
+static void put_header(const struct sc_trace *t, FILE *out)
+{
+	fputs("\"header\":{\"tool_version\":", out);
+	sc_json_string(out, t->tool_version);
+	fputs(",\"argv\":[", out);
+	for (size_t i = 0; t->argv && i < t->argc; i++) {
+		if (i)
+			putc(',', out);
+		sc_json_string(out, t->argv[i]);
+	}
+	fputs("],\"cwd\":", out);
+	sc_json_string(out, t->cwd);
+	fprintf(out, ",\"env_digest\":\"%016" PRIx64 "\",\"strategy\":",
+		t->env_digest);
+	sc_json_string(out, t->strategy);
+	fputs(",\"strategy_params\":", out);
+	sc_json_string(out, t->strategy_params);
+	fprintf(out, ",\"seed\":%" PRIu64 ",\"base_seed\":%" PRIu64
+		",\"run_index\":%" PRIu32 ",\"granularity\":",
+		t->seed, t->base_seed, t->run_index);
+	sc_json_string(out, t->granularity);
+	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32
+		",\"eager_timeouts\":%s}", t->max_steps, t->timeout_ms,
+		t->eager_timeouts ? "true" : "false");
+}
+
+static void put_modules(const struct sc_trace *t, FILE *out)
+{
+	fputs("\"modules\":[", out);
+	for (size_t i = 0; t->modules && i < t->nmodules; i++) {
+		const struct sc_trace_module *m = &t->modules[i];
+		fputs(i ? ",\n{\"path\":" : "\n{\"path\":", out);
+		sc_json_string(out, m->path);
+		fputs(",\"build_id\":", out);
+		sc_json_hex_bytes(out, m->build_id,
+				  m->build_id ? m->build_id_len : 0);
+		fprintf(out, ",\"load_address\":\"0x%" PRIx64 "\",\"size\":%"
+			PRIu64 "}", m->load_address, m->size);
+	}
+	fputs(t->nmodules ? "\n]" : "]", out);
+}
+
+static void put_event(const struct sc_trace *t, const struct sc_trace_event *e,
+		      FILE *out)
+{
+	fprintf(out, "{\"step\":%" PRIu64 ",\"thread\":%" PRIu32
+		",\"kind\":\"%s\",\"access\":\"%s\",\"object\":\"0x%" PRIx64
+		"\",\"pc\":\"0x%" PRIx64 "\",\"enabled\":%" PRIu32,
+		e->step, e->thread,
+		sc_event_kind_name((enum sc_event_kind)e->kind),
+		sc_access_name((enum sc_access)e->access), e->object, e->pc,
+		e->enabled);
+	/* The reader guarantees the range; a hand-built struct may not. */
+	if (e->nwoken && t->wake_pool && e->woken_offset <= t->nwake_pool &&
+	    e->nwoken <= t->nwake_pool - e->woken_offset) {
+		fputs(",\"woken\":[", out);
+		for (uint32_t k = 0; k < e->nwoken; k++)
+			fprintf(out, k ? ",%" PRIu32 : "%" PRIu32,
+				t->wake_pool[e->woken_offset + k]);
+		putc(']', out);
+	}
+	if (e->size)
+		fprintf(out, ",\"size\":%u", (unsigned)e->size);
+	putc('}', out);
+}
+
+static void put_footer(const struct sc_trace *t, FILE *out)
+{
+	if (!t->has_footer) {
+		fputs("\"footer\":null", out);
+		return;
+	}
+	fprintf(out, "\"footer\":{\"verdict\":\"%s\",\"steps\":%" PRIu64
+		",\"threads\":%" PRIu32 ",\"wall_us\":%" PRIu64 ",\"message\":",
+		sc_verdict_name(t->verdict), t->steps, t->threads, t->wall_us);
+	sc_json_string(out, t->message);
+	fputs(",\"location\":", out);
+	sc_json_string(out, t->location);
+	fprintf(out, ",\"exit_status\":%" PRId32 ",\"signal\":%" PRId32
+		",\"fault_thread\":%" PRIu32 ",\"fault_pc\":\"0x%" PRIx64 "\"}",
+		t->exit_status, t->signal, t->fault_thread, t->fault_pc);
+}
+
+int sc_trace_export_json(const struct sc_trace *t, FILE *out)
+{
+	putc('{', out);
+	put_header(t, out);
+	fputs(",\n", out);
+	put_modules(t, out);
+	fputs(",\n\"events\":[", out);
+	for (size_t i = 0; t->events && i < t->nevents; i++) {
+		fputs(i ? ",\n" : "\n", out);
+		put_event(t, &t->events[i], out);
+	}
+	fputs(t->nevents ? "\n],\n" : "],\n", out);
+	put_footer(t, out);
+	fprintf(out, ",\n\"truncated\":%s}\n", t->truncated ? "true" : "false");
+	if (fflush(out) != 0 || ferror(out))
+		return -1;
+	return 0;
+}
