@@ -6,7 +6,7 @@ AC_DEFUN([SC_CHECK_LIBDWARF], [
     CPPFLAGS="$CPPFLAGS -I/usr/include/libdwarf"
     AC_CHECK_HEADER([libdwarf.h], [],
       [AC_MSG_ERROR([libdwarf.h not found: install libdwarf-dev])])
-    AC_CHECK_LIB([dwarf], [dwarf_init_b], [],
+    AC_CHECK_LIB([dwarf], [dwarf_init_b], [:],
       [AC_MSG_ERROR([libdwarf not found: install libdwarf-dev])], [-lelf -lz])
     CPPFLAGS=$sc_save_CPPFLAGS
     LIBDWARF_CFLAGS="-I/usr/include/libdwarf"

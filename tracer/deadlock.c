@@ -111,7 +111,7 @@ void sc_report_deadlock(struct sc_engine *e)
 		describe_wait(e, t, graph, sizeof(graph));
 	}
 	snprintf(r->message, sizeof(r->message),
-		 "deadlock: %zu thread%s blocked: %s", blocked,
+		 "%zu thread%s blocked: %s", blocked,
 		 blocked == 1 ? "" : "s", graph);
 	if (first && first->last_call_site)
 		sc_symbolize(first->proc->pid, first->last_call_site - 1,

@@ -1,0 +1,67 @@
+/*
+ * cli.h - what the schedctl subcommands share.
+ *
+ * Exit status (launch and replay): 0 no bug, 1 bug found (replay: bug
+ * reproduced), 2 usage error, 3 the tool or the target could not run.
+ * Errors are one line "schedctl: ..." on stderr.
+ */
+#ifndef SCHEDCTL_CLI_H
+#define SCHEDCTL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control.pb-c.h"
+
+enum {
+	EXIT_NO_BUG = 0,
+	EXIT_BUG = 1,
+	EXIT_USAGE = 2,
+	EXIT_FAIL = 3,
+};
+
+/* Long-option values shared by all subcommands. */
+enum {
+	OPT_SOCKET = 1000,
+};
+
+/* --socket given before the subcommand (or in it); NULL: default. */
+extern const char *cli_socket;
+
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the problem and "Try 'schedctl --help'."; returns EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The getopt_long error ('?' or ':') as a usage error; returns EXIT_USAGE. */
+int cli_bad_option(int c, char **argv);
+
+/* Number parsing for options: 0 or -1 after printing a usage error. */
+int cli_parse_u32(const char *opt, const char *s, uint32_t *out);
+int cli_parse_u64(const char *opt, const char *s, uint64_t *out);
+/* Decimal, or hexadecimal with 0x. */
+int cli_parse_seed(const char *opt, const char *s, uint64_t *out);
+/* Seconds, fractions allowed, into milliseconds (0 allowed). */
+int cli_parse_seconds(const char *opt, const char *s, uint32_t *ms);
+
+/* The environment passed to the program: ours without "_", which the
+ * shell sets to the last command and would make every replay's
+ * environment differ from the recorded one.  free() the array only. */
+char **cli_environment(size_t *n);
+
+/* connect.c: connect to the daemon, starting it when none listens and
+ * autostart is set.  Returns the socket or -1 after printing why
+ * (*not_running set when there was simply no daemon). */
+int cli_connect(bool autostart, bool *not_running);
+/* Send a request (with descriptors, may be none). 0 or -1 (printed). */
+int cli_send(int fd, const Scctl__Request *req, const int *fds, int nfds);
+/* The next reply, or NULL after printing why (daemon gone...). */
+Scctl__Reply *cli_recv(int fd);
+
+/* Subcommands: argv[0] is the subcommand name. */
+int cmd_launch(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_shutdown(int argc, char **argv);
+int cmd_ping(int argc, char **argv);
+
+#endif /* SCHEDCTL_CLI_H */

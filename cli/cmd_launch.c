@@ -1,0 +1,310 @@
+/*
+ * cmd_launch.c - schedctl launch [OPTIONS] -- PROGRAM [ARGS...]
+ *
+ * Checks the options and the program here (fast errors without a
+ * daemon), then sends one LaunchRequest and prints the streamed replies.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+#include "strategy/strategy.h"
+#include "tracer.h"
+
+static const char launch_usage[] =
+"Usage: schedctl launch [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Run PROGRAM many times, one thread at a time, under schedules chosen by a\n"
+"strategy, and report the runs that fail (crash, assert, non-zero exit,\n"
+"deadlock, hang).\n"
+"\n"
+"  -s, --strategy NAME     random or native (default: " SC_DEFAULT_STRATEGY ")\n"
+"  -n, --runs N            number of runs (default 100)\n"
+"      --seed S            base seed, decimal or 0x hex (default: random)\n"
+"      --max-steps N       scheduling steps per run before a hang\n"
+"                          (default 1000000; 0: no limit)\n"
+"      --timeout SECONDS   wall-clock limit per run, fractions allowed\n"
+"                          (default 60; 0: no limit)\n"
+"      --keep-going        do not stop at the first failing run\n"
+"      --out DIR           put traces and outputs in DIR\n"
+"                          (default: STATE/sessions/ID)\n"
+"      --keep-traces WHICH failing (default: failing runs and run 1),\n"
+"                          all, or none\n"
+"      --json              print one JSON object instead of the report\n"
+"      --timeouts MODE     lazy (default: timed waits expire only when no\n"
+"                          other thread can run) or eager\n"
+"      --granularity G     scheduling points: sync (default; mem: not\n"
+"                          supported yet)\n"
+"      --slice-us N        advanced: microseconds a thread may run without\n"
+"                          a scheduling point before it is preempted\n"
+"                          (default 2000)\n"
+"      --socket PATH       daemon control socket\n"
+"  -h, --help              show this help and exit\n"
+"\n"
+"Not supported yet: --jobs, --shard, --detach.\n"
+"Exit status: 0 no bug, 1 bug found, 2 usage error, 3 the tool or the\n"
+"program could not run.\n";
+
+enum {
+	OPT_SEED = 2000, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_KEEP_GOING, OPT_OUT,
+	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
+	OPT_DETACH, OPT_KEEP_TRACES,
+};
+
+static const struct option launch_opts[] = {
+	{ "strategy", required_argument, NULL, 's' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "keep-traces", required_argument, NULL, OPT_KEEP_TRACES },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "slice-us", required_argument, NULL, OPT_SLICE },
+	{ "timeouts", required_argument, NULL, OPT_TIMEOUTS },
+	{ "granularity", required_argument, NULL, OPT_GRAN },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "detach", no_argument, NULL, OPT_DETACH },
+	{ "socket", required_argument, NULL, OPT_SOCKET },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct launch_opts {
+	Scctl__LaunchRequest req;
+	bool json;
+};
+
+static int check_strategy(const char *name)
+{
+	if (sc_strategy_find(name))
+		return 0;
+	if (sc_strategy_planned(name))
+		return cli_usage_error("strategy '%s' is not implemented yet "
+				       "(known: %s)", name, sc_strategy_list());
+	return cli_usage_error("unknown strategy '%s' (known: %s)", name,
+			       sc_strategy_list());
+}
+
+/* One option; returns 0, or the exit status. */
+static int parse_one(int c, struct launch_opts *o)
+{
+	Scctl__LaunchRequest *req = &o->req;
+
+	switch (c) {
+	case 's':
+		req->strategy = optarg;
+		return check_strategy(optarg);
+	case 'n':
+		if (cli_parse_u32("--runs", optarg, &req->runs) < 0)
+			return EXIT_USAGE;
+		if (req->runs == 0)
+			return cli_usage_error("--runs: must be at least 1");
+		req->has_runs = 1;
+		return 0;
+	case OPT_SEED:
+		if (cli_parse_seed("--seed", optarg, &req->seed) < 0)
+			return EXIT_USAGE;
+		req->has_seed = 1;
+		return 0;
+	case OPT_MAX_STEPS:
+		if (cli_parse_u64("--max-steps", optarg, &req->max_steps) < 0)
+			return EXIT_USAGE;
+		req->has_max_steps = 1;
+		return 0;
+	case OPT_TIMEOUT:
+		if (cli_parse_seconds("--timeout", optarg, &req->timeout_ms) < 0)
+			return EXIT_USAGE;
+		req->has_timeout_ms = 1;
+		return 0;
+	case OPT_KEEP_GOING:
+		req->has_keep_going = req->keep_going = 1;
+		return 0;
+	case OPT_OUT:
+		if (!*optarg)
+			return cli_usage_error("--out: empty directory name");
+		req->out_dir = optarg;
+		return 0;
+	case OPT_KEEP_TRACES:
+		if (strcmp(optarg, "failing") && strcmp(optarg, "all") &&
+		    strcmp(optarg, "none"))
+			return cli_usage_error("--keep-traces: unknown value '%s' "
+					       "(known: failing, all, none)", optarg);
+		req->keep_traces = optarg;
+		return 0;
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case OPT_SLICE:
+		if (cli_parse_u32("--slice-us", optarg, &req->slice_us) < 0)
+			return EXIT_USAGE;
+		req->has_slice_us = 1;
+		return 0;
+	case OPT_TIMEOUTS:
+		if (strcmp(optarg, "lazy") && strcmp(optarg, "eager"))
+			return cli_usage_error("--timeouts: unknown mode '%s' "
+					       "(known: lazy, eager)", optarg);
+		req->has_eager_timeouts = 1;
+		req->eager_timeouts = strcmp(optarg, "eager") == 0;
+		return 0;
+	case OPT_GRAN:
+		if (strcmp(optarg, "mem") == 0)
+			return cli_usage_error("--granularity mem: not supported yet");
+		if (strcmp(optarg, "sync"))
+			return cli_usage_error("--granularity: unknown value '%s' "
+					       "(known: sync)", optarg);
+		req->granularity = optarg;
+		return 0;
+	case OPT_JOBS:
+		return cli_usage_error("--jobs: not supported yet");
+	case OPT_SHARD:
+		return cli_usage_error("--shard: not supported yet");
+	case OPT_DETACH:
+		return cli_usage_error("--detach: not supported yet");
+	case OPT_SOCKET:
+		cli_socket = optarg;
+		return 0;
+	}
+	return EXIT_USAGE;
+}
+
+static uint64_t fresh_seed(void)
+{
+	uint64_t s;
+
+	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
+		s = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+	return s;
+}
+
+/* Read replies until the summary; returns the exit status. */
+static int stream_replies(int fd, struct launch_report *rep)
+{
+	for (;;) {
+		Scctl__Reply *r = cli_recv(fd);
+		int code;
+
+		if (!r) {
+			report_clear_progress(rep);
+			return EXIT_FAIL;
+		}
+		if (r->notice) {
+			report_clear_progress(rep);
+			cli_error("%s", r->notice);
+		}
+		if (r->session)
+			report_launch_start(rep, r->session, r->planned_runs);
+		if (r->run)
+			report_launch_run(rep, r->run);
+		if (r->summary) {
+			if (r->error) {
+				report_clear_progress(rep);
+				cli_error("%s", r->error);
+			}
+			report_launch_summary(rep, r->summary);
+			code = r->summary->exit_code;
+			scctl__reply__free_unpacked(r, NULL);
+			return code;
+		}
+		if (r->has_ok && !r->ok) {
+			report_clear_progress(rep);
+			cli_error("%s", r->error ? r->error : "launch failed");
+			code = r->has_exit_code ? r->exit_code : EXIT_FAIL;
+			scctl__reply__free_unpacked(r, NULL);
+			return code;
+		}
+		scctl__reply__free_unpacked(r, NULL);
+	}
+}
+
+int cmd_launch(int argc, char **argv)
+{
+	struct launch_opts o = { .req = SCCTL__LAUNCH_REQUEST__INIT };
+	Scctl__Request req = SCCTL__REQUEST__INIT;
+	struct launch_report rep = { 0 };
+	char resolved[PATH_MAX], why[PATH_MAX + 256], cwd[PATH_MAX];
+	char **args;
+	int c, fd, code;
+
+	opterr = 0;
+	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:s:n:h", launch_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(launch_usage, stdout);
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			return cli_bad_option(c, argv);
+		code = parse_one(c, &o);
+		if (code)
+			return code;
+	}
+	if (optind >= argc)
+		return cli_usage_error("launch: no program given (schedctl launch "
+				       "[OPTIONS] -- PROGRAM [ARGS...])");
+	if (sc_check_program(argv[optind], resolved, sizeof(resolved), why,
+			     sizeof(why)) < 0) {
+		cli_error("%s", why);
+		return EXIT_FAIL;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		cli_error("getcwd: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	/* argv[0] becomes the resolved path: the daemon does not search
+	 * our PATH, and replay needs the same file. */
+	args = calloc((size_t)(argc - optind) + 1, sizeof(*args));
+	if (!args) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	memcpy(args, argv + optind, (size_t)(argc - optind) * sizeof(*args));
+	args[0] = resolved;
+	o.req.argv = args;
+	o.req.n_argv = (size_t)(argc - optind);
+	o.req.cwd = cwd;
+	o.req.env = cli_environment(&o.req.n_env);
+	if (!o.req.env) {
+		free(args);
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	if (!o.req.has_seed) {
+		o.req.has_seed = 1;
+		o.req.seed = fresh_seed();
+	}
+	req.launch = &o.req;
+
+	rep.program = argv[optind];
+	rep.strategy = o.req.strategy ? o.req.strategy : SC_DEFAULT_STRATEGY;
+	rep.seed = o.req.seed;
+	rep.json = o.json;
+	rep.progress = !o.json && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+
+	fd = cli_connect(true, NULL);
+	if (fd < 0) {
+		free(o.req.env);
+		free(args);
+		return EXIT_FAIL;
+	}
+	code = cli_send(fd, &req, NULL, 0) < 0 ? EXIT_FAIL
+	       : stream_replies(fd, &rep);
+	close(fd);
+	report_launch_free(&rep);
+	free(o.req.env);
+	free(args);
+	return code;
+}

@@ -1,0 +1,142 @@
+/*
+ * cmd_replay.c - schedctl replay [OPTIONS] TRACE
+ *
+ * Sends the trace's path with our working directory and environment; our
+ * stdout and stderr travel along (SCM_RIGHTS) so that the daemon copies the
+ * replayed program's output to them once the run is over.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+static const char replay_usage[] =
+"Usage: schedctl replay [OPTIONS] TRACE\n"
+"Run the program recorded in TRACE again under the recorded schedule, with\n"
+"the recorded arguments and working directory and the current environment.\n"
+"The program's output is shown when the run is over.\n"
+"\n"
+"      --timeout SECONDS   wall-clock limit (default: the recorded one)\n"
+"      --json              print one JSON object instead of the result line\n"
+"                          (the program's stdout then goes to stderr)\n"
+"      --socket PATH       daemon control socket\n"
+"  -h, --help              show this help and exit\n"
+"\n"
+"Exit status: 0 the run passed, 1 the recorded bug was reproduced (or\n"
+"another bug happened), 2 usage error, 3 divergence from the recorded\n"
+"schedule, unreadable trace, or the program could not run.\n";
+
+enum { OPT_JSON = 2000, OPT_TIMEOUT };
+
+static const struct option replay_opts[] = {
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "socket", required_argument, NULL, OPT_SOCKET },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int stream_replies(int fd, bool json)
+{
+	for (;;) {
+		Scctl__Reply *r = cli_recv(fd);
+		int code;
+
+		if (!r)
+			return EXIT_FAIL;
+		if (r->notice)
+			cli_error("%s", r->notice);
+		if (r->replay) {
+			report_replay(r->replay, json);
+			code = r->replay->exit_code;
+			scctl__reply__free_unpacked(r, NULL);
+			return code;
+		}
+		if (r->has_ok && !r->ok) {
+			cli_error("%s", r->error ? r->error : "replay failed");
+			code = r->has_exit_code ? r->exit_code : EXIT_FAIL;
+			scctl__reply__free_unpacked(r, NULL);
+			return code;
+		}
+		scctl__reply__free_unpacked(r, NULL);
+	}
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	Scctl__ReplayRequest rr = SCCTL__REPLAY_REQUEST__INIT;
+	Scctl__Request req = SCCTL__REQUEST__INIT;
+	char path[PATH_MAX], cwd[PATH_MAX];
+	bool json = false;
+	int c, fd, code, fds[2];
+
+	opterr = 0;
+	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
+	optind = 0;
+	while ((c = getopt_long(argc, argv, ":h", replay_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(replay_usage, stdout);
+			return 0;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_seconds("--timeout", optarg, &rr.timeout_ms) < 0)
+				return EXIT_USAGE;
+			rr.has_timeout_ms = 1;
+			break;
+		case OPT_SOCKET:
+			cli_socket = optarg;
+			break;
+		default:
+			return cli_bad_option(c, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("replay: no trace given (schedctl replay TRACE)");
+	if (argc - optind > 1)
+		return cli_usage_error("replay: unexpected argument '%s'",
+				       argv[optind + 1]);
+	/* The daemon has another working directory: send an absolute path,
+	 * and say now when there is no such file. */
+	if (!realpath(argv[optind], path)) {
+		cli_error("%s: %s", argv[optind], strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		cli_error("getcwd: %s", strerror(errno));
+		return EXIT_FAIL;
+	}
+	rr.trace_path = path;
+	rr.cwd = cwd;
+	rr.env = cli_environment(&rr.n_env);
+	if (!rr.env) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	req.replay = &rr;
+	/* With --json our stdout carries the JSON only. */
+	fds[0] = json ? STDERR_FILENO : STDOUT_FILENO;
+	fds[1] = STDERR_FILENO;
+
+	fd = cli_connect(true, NULL);
+	if (fd < 0) {
+		free(rr.env);
+		return EXIT_FAIL;
+	}
+	fflush(stdout);
+	code = cli_send(fd, &req, fds, 2) < 0 ? EXIT_FAIL
+	       : stream_replies(fd, json);
+	close(fd);
+	free(rr.env);
+	return code;
+}

@@ -1,0 +1,82 @@
+/*
+ * main.c - schedctl: global options, then one subcommand.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char main_usage[] =
+"Usage: schedctl [--socket PATH] COMMAND [OPTIONS] [ARGS...]\n"
+"Find and reproduce concurrency bugs in unmodified Linux programs.\n"
+"\n"
+"Commands:\n"
+"  launch [OPTIONS] -- PROGRAM [ARGS...]\n"
+"                          run PROGRAM many times under controlled schedules\n"
+"  replay [OPTIONS] TRACE  reproduce a recorded run\n"
+"  export TRACE --format json [-o FILE]\n"
+"                          decode a trace file (no daemon needed)\n"
+"  ping                    check that the daemon answers\n"
+"  shutdown                stop the daemon\n"
+"\n"
+"Options:\n"
+"      --socket PATH       daemon control socket (default: $SCHEDCTL_SOCKET,\n"
+"                          else /run/schedctl/schedctld.sock for root,\n"
+"                          $XDG_RUNTIME_DIR/schedctl/schedctld.sock, or\n"
+"                          /tmp/schedctl-UID/schedctld.sock)\n"
+"  -h, --help              show this help and exit\n"
+"  -V, --version           show the version and exit\n"
+"\n"
+"'schedctl COMMAND --help' describes a command.  The daemon (schedctld) is\n"
+"started when needed.\n"
+"Exit status of launch and replay: 0 no bug, 1 bug found (replay: bug\n"
+"reproduced), 2 usage error, 3 the tool or the program could not run.\n";
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "launch", cmd_launch },
+	{ "replay", cmd_replay },
+	{ "export", cmd_export },
+	{ "ping", cmd_ping },
+	{ "shutdown", cmd_shutdown },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, OPT_SOCKET },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	/* '+': stop at the subcommand; its options are its own. */
+	while ((c = getopt_long(argc, argv, "+:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(main_usage, stdout);
+			return 0;
+		case 'V':
+			printf("schedctl %s\n", PACKAGE_VERSION);
+			return 0;
+		case OPT_SOCKET:
+			cli_socket = optarg;
+			break;
+		default:
+			return cli_bad_option(c, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("no command given");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[optind], commands[i].name) == 0)
+			return commands[i].run(argc - optind, argv + optind);
+	return cli_usage_error("unknown command '%s'", argv[optind]);
+}

@@ -1,0 +1,239 @@
+/* report.c - human and JSON output of launch and replay (report.h). */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_out.h"
+#include "report.h"
+
+/* Bug blocks printed in full; --json lists them all. */
+#define MAX_BUG_BLOCKS 10
+
+static bool progress_shown;
+
+void report_clear_progress(struct launch_report *rep)
+{
+	if (rep->progress && progress_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress_shown = false;
+	}
+}
+
+void report_launch_start(struct launch_report *rep, const char *session,
+			 uint32_t planned)
+{
+	rep->planned = planned;
+	if (rep->json)
+		return;
+	printf("schedctl: session %s: %u runs of %s, strategy %s, seed 0x%" PRIx64 "\n",
+	       session, planned, rep->program, rep->strategy, rep->seed);
+	fflush(stdout);
+}
+
+static void remember_failure(struct launch_report *rep, uint32_t run,
+			     uint64_t steps)
+{
+	uint32_t *r = realloc(rep->fail_run, (rep->nfail + 1) * sizeof(*r));
+	uint64_t *s;
+
+	if (!r)
+		return;
+	rep->fail_run = r;
+	s = realloc(rep->fail_steps, (rep->nfail + 1) * sizeof(*s));
+	if (!s)
+		return;
+	rep->fail_steps = s;
+	rep->fail_run[rep->nfail] = run;
+	rep->fail_steps[rep->nfail] = steps;
+	rep->nfail++;
+}
+
+static uint64_t steps_of(const struct launch_report *rep, uint32_t run)
+{
+	for (size_t i = 0; i < rep->nfail; i++)
+		if (rep->fail_run[i] == run)
+			return rep->fail_steps[i];
+	return 0;
+}
+
+void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
+{
+	if (run->bug)
+		remember_failure(rep, run->run, run->steps);
+	if (rep->json)
+		return;
+	if (run->bug) {
+		report_clear_progress(rep);
+		printf("run %u: %s after %" PRIu64 " events\n", run->run,
+		       run->verdict ? run->verdict : "?", run->steps);
+		fflush(stdout);
+	}
+	if (rep->progress) {
+		fprintf(stderr, "\r\033[Krun %u/%u: %s", run->run, rep->planned,
+			run->verdict ? run->verdict : "?");
+		fflush(stderr);
+		progress_shown = true;
+	}
+}
+
+static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
+{
+	const char *kind = b->kind ? b->kind : "bug";
+	const char *msg = b->message ? b->message : "";
+	size_t klen = strlen(kind);
+
+	/* "hang: hang: ..." reads badly: the kind is said once. */
+	if (strncmp(msg, kind, klen) == 0 && msg[klen] == ':' &&
+	    msg[klen + 1] == ' ')
+		msg += klen + 2;
+	printf("\nrun %u: %s: %s\n", b->run, kind, msg);
+	if (b->location && *b->location)
+		printf("  at %s\n", b->location);
+	printf("  seed 0x%" PRIx64 ", %" PRIu64 " events\n", b->seed,
+	       steps_of(rep, b->run));
+	if (b->trace && *b->trace)
+		printf("  trace  %s\n", b->trace);
+	printf("  replay %s\n", b->replay ? b->replay : "?");
+}
+
+static void launch_json(const Scctl__Summary *s)
+{
+	struct json_out j;
+	char seed[24];
+
+	json_init(&j, stdout, true);
+	json_begin_object(&j, NULL);
+	json_string(&j, "session", s->session);
+	json_string(&j, "strategy", s->strategy);
+	/* Seeds are 64-bit: as hex strings no JSON reader rounds them. */
+	snprintf(seed, sizeof(seed), "0x%" PRIx64, s->seed);
+	json_string(&j, "seed", seed);
+	json_uint(&j, "runs", s->runs);
+	json_uint(&j, "failing_runs", s->failing_runs);
+	if (s->first_bug_run > 0)
+		json_int(&j, "first_bug_run", s->first_bug_run);
+	else
+		json_null(&j, "first_bug_run");
+	json_double(&j, "wall_seconds", s->wall_seconds, 3);
+	json_uint(&j, "events", s->events);
+	json_string(&j, "out_dir", s->out_dir);
+	json_begin_array(&j, "bugs");
+	for (size_t i = 0; i < s->n_bugs; i++) {
+		const Scctl__Bug *b = s->bugs[i];
+
+		json_begin_object(&j, NULL);
+		json_string(&j, "kind", b->kind);
+		json_uint(&j, "run", b->run);
+		snprintf(seed, sizeof(seed), "0x%" PRIx64, b->seed);
+		json_string(&j, "seed", seed);
+		json_string(&j, "message", b->message);
+		json_string(&j, "location", b->location && *b->location
+			    ? b->location : NULL);
+		json_string(&j, "trace", b->trace && *b->trace ? b->trace : NULL);
+		json_string(&j, "replay", b->replay);
+		json_end(&j);
+	}
+	json_end(&j);
+	json_end(&j);
+	json_finish(&j);
+}
+
+void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
+{
+	report_clear_progress(rep);
+	if (rep->json) {
+		launch_json(s);
+		return;
+	}
+	for (size_t i = 0; i < s->n_bugs && i < MAX_BUG_BLOCKS; i++)
+		print_bug(rep, s->bugs[i]);
+	if (s->n_bugs > MAX_BUG_BLOCKS)
+		printf("\n... and %zu more failing runs (see --json or %s)\n",
+		       s->n_bugs - MAX_BUG_BLOCKS, s->out_dir ? s->out_dir : "");
+	if (s->n_bugs)
+		putchar('\n');
+	printf("%u runs, %u failing", s->runs, s->failing_runs);
+	if (s->first_bug_run > 0)
+		printf(" (first at run %d)", s->first_bug_run);
+	printf(", %" PRIu64 " events, %.2f s\n", s->events, s->wall_seconds);
+	fflush(stdout);
+}
+
+void report_launch_free(struct launch_report *rep)
+{
+	free(rep->fail_run);
+	free(rep->fail_steps);
+	rep->fail_run = NULL;
+	rep->fail_steps = NULL;
+	rep->nfail = 0;
+}
+
+/* The policy's messages start with "step N: "; the line says it already. */
+static const char *skip_step_prefix(const char *m)
+{
+	const char *p = m;
+
+	if (strncmp(p, "step ", 5) != 0)
+		return m;
+	p += 5;
+	if (!isdigit((unsigned char)*p))
+		return m;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return p[0] == ':' && p[1] == ' ' ? p + 2 : m;
+}
+
+static void replay_json(const Scctl__ReplayResult *r)
+{
+	struct json_out j;
+
+	json_init(&j, stdout, true);
+	json_begin_object(&j, NULL);
+	json_string(&j, "trace", r->trace);
+	json_string(&j, "verdict", r->verdict);
+	json_string(&j, "recorded_verdict", r->recorded_verdict);
+	json_bool(&j, "reproduced", r->reproduced);
+	json_uint(&j, "steps", r->steps);
+	json_string(&j, "message", r->message && *r->message ? r->message : NULL);
+	json_string(&j, "location", r->location && *r->location ? r->location
+		    : NULL);
+	if (r->has_diverged_at && r->diverged_at >= 0)
+		json_int(&j, "diverged_at", r->diverged_at);
+	else
+		json_null(&j, "diverged_at");
+	json_end(&j);
+	json_finish(&j);
+}
+
+void report_replay(const Scctl__ReplayResult *r, bool json)
+{
+	const char *v = r->verdict ? r->verdict : "unknown";
+	const char *rec = r->recorded_verdict ? r->recorded_verdict : "unknown";
+
+	if (json) {
+		replay_json(r);
+		return;
+	}
+	if (r->has_diverged_at && r->diverged_at >= 0)
+		printf("replay diverged at step %" PRId64 ": %s\n", r->diverged_at,
+		       skip_step_prefix(r->message ? r->message : ""));
+	else if (r->reproduced)
+		printf("replay: %s reproduced at step %" PRIu64 " (recorded: %s)\n",
+		       v, r->steps, rec);
+	else if (strcmp(v, "pass") == 0)
+		printf("replay: pass (recorded: %s)%s\n", rec,
+		       strcmp(rec, "pass") == 0 ? "" : ": bug NOT reproduced");
+	else
+		printf("replay: %s at step %" PRIu64 " (recorded: %s)%s%s\n", v,
+		       r->steps, rec, r->message && *r->message ? ": " : "",
+		       r->message ? r->message : "");
+	if (!(r->has_diverged_at && r->diverged_at >= 0) && strcmp(v, "pass") &&
+	    r->location && *r->location)
+		printf("  at %s\n", r->location);
+	fflush(stdout);
+}

@@ -1,0 +1,41 @@
+/*
+ * report.h - what launch and replay print: the human report on stdout
+ * (progress on stderr when both are terminals) or one JSON object.
+ */
+#ifndef SCHEDCTL_REPORT_H
+#define SCHEDCTL_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "control.pb-c.h"
+
+struct launch_report {
+	const char *program;        /* as the user typed it */
+	const char *strategy;
+	uint64_t seed;
+	bool json;
+	bool progress;              /* live "run i/N" line on stderr */
+	uint32_t planned;
+	/* steps of the failing runs, for the bug blocks */
+	uint32_t *fail_run;
+	uint64_t *fail_steps;
+	size_t nfail;
+};
+
+/* Reply{session}: the first line. */
+void report_launch_start(struct launch_report *rep, const char *session,
+			 uint32_t planned);
+/* Reply{run}: progress, and a line for a failing run. */
+void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run);
+/* Reply{summary}: bug blocks and the final line, or the JSON object. */
+void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s);
+void report_launch_free(struct launch_report *rep);
+
+/* Reply{replay}: the result line, or the JSON object. */
+void report_replay(const Scctl__ReplayResult *r, bool json);
+
+/* Clear the progress line (before printing anything else). */
+void report_clear_progress(struct launch_report *rep);
+
+#endif /* SCHEDCTL_REPORT_H */

@@ -1,0 +1,136 @@
+/* util.c - error lines and option value parsing for schedctl. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_socket;
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("schedctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("schedctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (try 'schedctl --help')\n", stderr);
+	return EXIT_USAGE;
+}
+
+int cli_bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		return cli_usage_error("option '%s' requires an argument", arg);
+	/* Short options: optopt names the letter, argv may hold a cluster. */
+	if (optopt && optopt < 256 && arg[0] == '-' && arg[1] != '-')
+		return cli_usage_error("unknown option '-%c'", optopt);
+	return cli_usage_error("unknown option '%s'", arg);
+}
+
+int cli_parse_u64(const char *opt, const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-' || s[0] == '+' ||
+	    s[0] == ' ') {
+		cli_usage_error("%s: invalid number '%s'", opt, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_u32(const char *opt, const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(opt, s, &v) < 0)
+		return -1;
+	if (v > UINT32_MAX) {
+		cli_usage_error("%s: number too large '%s'", opt, s);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int cli_parse_seed(const char *opt, const char *s, uint64_t *out)
+{
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *digits = hex ? s + 2 : s;
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(digits, &end, hex ? 16 : 10);
+	if (errno || end == digits || *end || digits[0] == '-' ||
+	    digits[0] == '+' || digits[0] == ' ') {
+		cli_usage_error("%s: invalid seed '%s' (decimal or 0x hex)", opt, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_seconds(const char *opt, const char *s, uint32_t *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 ||
+	    v * 1000.0 > (double)UINT32_MAX) {
+		cli_usage_error("%s: invalid number of seconds '%s'", opt, s);
+		return -1;
+	}
+	*ms = (uint32_t)llround(v * 1000.0);
+	if (*ms == 0 && v > 0)
+		*ms = 1;        /* a tiny positive timeout is not "none" */
+	return 0;
+}
+
+extern char **environ;
+
+char **cli_environment(size_t *n)
+{
+	size_t count = 0, k = 0;
+	char **out;
+
+	while (environ[count])
+		count++;
+	out = calloc(count + 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < count; i++)
+		if (strncmp(environ[i], "_=", 2) != 0)
+			out[k++] = environ[i];
+	*n = k;
+	return out;
+}

@@ -1,0 +1,129 @@
+/* assert_parse.c - bug messages from glibc assertion lines. */
+#include "config.h"
+
+#include <ctype.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "assert_parse.h"
+
+/* glibc: "%s%s%s:%u: %s%sAssertion `%s' failed." with the program name
+ * and ": ", the file, the line, then the function and ": " when known. */
+bool sc_parse_assert(const char *line, char *loc, size_t loclen)
+{
+	const char *a = strstr(line, "Assertion `");
+	const char *end = line + strlen(line);
+	const char *p, *num = NULL, *file, *func;
+	size_t funclen;
+
+	if (!a || end - a < 20 || strcmp(end - 9, "' failed.") != 0)
+		return false;
+	/* Find ":<digits>: " before the assertion text: the line number. */
+	for (p = line; p < a; p++) {
+		const char *q = p + 1;
+
+		if (*p != ':' || !isdigit((unsigned char)*q))
+			continue;
+		while (isdigit((unsigned char)*q))
+			q++;
+		if (q[0] == ':' && q[1] == ' ') {
+			num = p;
+			break;
+		}
+	}
+	if (!num)
+		return false;
+	/* The file starts after the program name's ": " (if any). */
+	file = line;
+	for (p = line; p + 1 < num; p++)
+		if (p[0] == ':' && p[1] == ' ')
+			file = p + 2;
+	/* The function sits between ":<line>: " and the ": " before a. */
+	func = strchr(num + 1, ':') + 2;
+	funclen = a >= func + 2 && a[-2] == ':' && a[-1] == ' '
+		  ? (size_t)(a - 2 - func) : 0;
+	if (funclen)
+		snprintf(loc, loclen, "%.*s (%.*s)", (int)(strchr(num + 1, ':') - file),
+			 file, (int)funclen, func);
+	else
+		snprintf(loc, loclen, "%.*s", (int)(strchr(num + 1, ':') - file),
+			 file);
+	return true;
+}
+
+void sc_file_tail(const char *path, unsigned maxlines, char *buf, size_t len)
+{
+	char chunk[4096];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	off_t start;
+	ssize_t n;
+	char *p, *begin;
+	unsigned lines = 0;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st.st_size == 0) {
+		close(fd);
+		return;
+	}
+	start = st.st_size > (off_t)sizeof(chunk) - 1
+		? st.st_size - (off_t)sizeof(chunk) + 1 : 0;
+	n = pread(fd, chunk, sizeof(chunk) - 1, start);
+	close(fd);
+	if (n <= 0)
+		return;
+	chunk[n] = '\0';
+	/* Drop trailing newlines, then walk back over maxlines lines. */
+	while (n > 0 && chunk[n - 1] == '\n')
+		chunk[--n] = '\0';
+	begin = chunk;
+	for (p = chunk + n; p > chunk; p--)
+		if (p[-1] == '\n' && ++lines == maxlines) {
+			begin = p;
+			break;
+		}
+	/* A partial first line (we started mid-file) is not a line. */
+	if (begin == chunk && start > 0) {
+		char *nl = strchr(chunk, '\n');
+
+		begin = nl ? nl + 1 : chunk + n;
+	}
+	/* Keep the end when buf is short: the last line matters most. */
+	if (strlen(begin) >= len) {
+		begin += strlen(begin) - (len - 1);
+		p = strchr(begin, '\n');
+		if (p)
+			begin = p + 1;
+	}
+	snprintf(buf, len, "%s", begin);
+}
+
+void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
+		     char *msg, size_t msglen, char *loc, size_t loclen)
+{
+	snprintf(msg, msglen, "%s", r->message);
+	snprintf(loc, loclen, "%s", r->location);
+	if (r->verdict != SC_VERDICT_ASSERT || !stderr_tail)
+		return;
+	/* Look at the lines from the last one back: another thread may
+	 * have printed after the assertion. */
+	for (const char *end = stderr_tail + strlen(stderr_tail);
+	     end > stderr_tail;) {
+		const char *b = end;
+		char line[2048];
+
+		while (b > stderr_tail && b[-1] != '\n')
+			b--;
+		snprintf(line, sizeof(line), "%.*s", (int)(end - b), b);
+		if (sc_parse_assert(line, loc, loclen)) {
+			snprintf(msg, msglen, "%s", line);
+			return;
+		}
+		end = b > stderr_tail ? b - 1 : b;
+	}
+}

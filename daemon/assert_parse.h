@@ -1,0 +1,30 @@
+/*
+ * assert_parse.h - turn a failed run into a bug message and location.
+ *
+ * The engine says "SIGABRT"; the program itself said why on stderr just
+ * before: glibc's assert() prints
+ *     prog: buggy.c:21: main: Assertion `x == 2' failed.
+ * That line becomes the message and "buggy.c:21 (main)" the location.
+ */
+#ifndef SCHEDCTL_ASSERT_PARSE_H
+#define SCHEDCTL_ASSERT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tracer.h"
+
+/* If line is a glibc assertion message, write "file:line (func)" (or
+ * "file:line" without a function) to loc and return true. */
+bool sc_parse_assert(const char *line, char *loc, size_t loclen);
+
+/* The last at most maxlines lines of a file (at most len-1 bytes, whole
+ * lines, no trailing newline) into buf; "" when empty or unreadable. */
+void sc_file_tail(const char *path, unsigned maxlines, char *buf, size_t len);
+
+/* Message and location of a failed run: the engine's, refined by the
+ * program's own assertion line in stderr_tail when there is one. */
+void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
+		     char *msg, size_t msglen, char *loc, size_t loclen);
+
+#endif /* SCHEDCTL_ASSERT_PARSE_H */

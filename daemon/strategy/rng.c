@@ -1,0 +1,62 @@
+/* rng.c - splitmix64 and xoshiro256** (Blackman and Vigna, public domain
+ * algorithms; written from their published definitions). */
+#include "config.h"
+
+#include "strategy/rng.h"
+
+uint64_t sc_splitmix64_next(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t sc_splitmix64(uint64_t x)
+{
+	return sc_splitmix64_next(&x);
+}
+
+void sc_rng_seed(struct sc_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+
+	/* splitmix64 never yields four zero words in a row, the one state
+	 * xoshiro cannot leave. */
+	for (int i = 0; i < 4; i++)
+		r->s[i] = sc_splitmix64_next(&x);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t sc_rng_next(struct sc_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t sc_rng_below(struct sc_rng *r, uint64_t n)
+{
+	/* Reject the top partial block so that every residue is equally
+	 * likely: limit is the largest multiple of n minus one. */
+	uint64_t limit = UINT64_MAX - (UINT64_MAX % n + 1) % n;
+	uint64_t x;
+
+	do
+		x = sc_rng_next(r);
+	while (x > limit);
+	return x % n;
+}

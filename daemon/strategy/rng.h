@@ -1,0 +1,25 @@
+/*
+ * rng.h - the strategies' pseudo-random numbers: xoshiro256** seeded from
+ * one 64-bit seed through splitmix64, so a (seed) fully determines every
+ * draw of a run and replays are exact.
+ */
+#ifndef SCHEDCTL_RNG_H
+#define SCHEDCTL_RNG_H
+
+#include <stdint.h>
+
+struct sc_rng {
+	uint64_t s[4];
+};
+
+/* splitmix64: one step of the generator from its state *x (advanced). */
+uint64_t sc_splitmix64_next(uint64_t *x);
+/* splitmix64 as a mixing function of one value. */
+uint64_t sc_splitmix64(uint64_t x);
+
+void sc_rng_seed(struct sc_rng *r, uint64_t seed);
+uint64_t sc_rng_next(struct sc_rng *r);
+/* Uniform in [0, n); n must be > 0.  Unbiased (rejection). */
+uint64_t sc_rng_below(struct sc_rng *r, uint64_t n);
+
+#endif /* SCHEDCTL_RNG_H */

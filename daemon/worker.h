@@ -1,0 +1,47 @@
+/*
+ * worker.h - the process forked for one launch or replay request.
+ *
+ * A worker owns its client connection to the end: it streams Reply
+ * messages, runs the runs one after another, and exits.  A session that
+ * crashes takes down its worker only, never the daemon.  Cancellation:
+ * SIGTERM (daemon shutdown) or the client going away (SIGIO on the
+ * connection, or a failed send) sets sc_worker_cancel, which the engine
+ * checks between steps.
+ */
+#ifndef SCHEDCTL_WORKER_H
+#define SCHEDCTL_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "control.pb-c.h"
+#include "server.h"
+
+/* Non-zero once the run must stop (sc_run_config.cancel points here). */
+extern volatile int sc_worker_cancel;
+/* Non-zero when the client is gone (nobody to report to). */
+extern volatile int sc_worker_client_gone;
+
+/* Signal set-up of a freshly forked worker serving conn. */
+void sc_worker_init(int conn);
+
+/* Poll the connection now: sets the flags when the client is gone. */
+void sc_worker_check_client(int conn);
+
+/* Send a reply; a failure marks the client gone and cancels. */
+int sc_worker_send(int conn, const Scctl__Reply *r);
+
+/* Each returns the worker's exit status (0 ok, else the CLI's code). */
+int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
+		     const struct sc_daemon *d);
+int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
+		     const int *fds, size_t nfds, const struct sc_daemon *d);
+
+/* Build a NULL-terminated copy of a protobuf string list (pointers only;
+ * free() the array).  NULL when out of memory. */
+char **sc_strv(char **v, size_t n);
+
+/* Single-quote s for a shell when it has unsafe characters. */
+void sc_shell_quote(const char *s, char *buf, size_t len);
+
+#endif /* SCHEDCTL_WORKER_H */

@@ -1,0 +1,569 @@
+/*
+ * worker_launch.c - one launch session: check the request, create the
+ * session directory, run the runs one after another (each with its own
+ * seed, trace and output files), stream a Reply{run} per run and finish
+ * with a Reply{summary}.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "assert_parse.h"
+#include "log.h"
+#include "reply.h"
+#include "seeds.h"
+#include "session_dir.h"
+#include "strf.h"
+#include "strategy/strategy.h"
+#include "worker.h"
+
+#define DEFAULT_RUNS 100
+#define DEFAULT_MAX_STEPS 1000000
+#define DEFAULT_TIMEOUT_MS 60000
+/* Bugs carried in the summary; failing_runs still counts all of them. */
+#define MAX_REPORTED_BUGS 1000
+
+enum keep_traces { KEEP_FAILING, KEEP_ALL, KEEP_NONE };
+
+struct launch {
+	int conn;
+	const Scctl__LaunchRequest *req;
+	const struct sc_strategy *strategy;
+	const char *strategy_name;
+	const char *params;
+	struct sc_session session;
+	char program[4096];             /* resolved argv[0] */
+	char **argv, **envp;
+	uint64_t env_digest;
+	uint64_t base_seed;
+	uint32_t runs;
+	uint64_t max_steps;
+	uint32_t timeout_ms;
+	enum keep_traces keep;
+	int cpu;
+	/* results */
+	uint32_t completed, failing;
+	int32_t first_bug_run;
+	uint64_t events;
+	Scctl__Bug **bugs;
+	size_t nbugs;
+	char fatal[2048];               /* why the session stopped early */
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool is_bug(enum sc_verdict v)
+{
+	return v == SC_VERDICT_CRASH || v == SC_VERDICT_ASSERT ||
+	       v == SC_VERDICT_EXIT || v == SC_VERDICT_DEADLOCK ||
+	       v == SC_VERDICT_HANG;
+}
+
+/* ---- request checks (exit 2: usage, 3: cannot run) ---- */
+
+static int check_request(struct launch *L, char *err, size_t errlen)
+{
+	const Scctl__LaunchRequest *req = L->req;
+	const char *gran = req->granularity ? req->granularity : "";
+	const char *keep = req->keep_traces ? req->keep_traces : "";
+	char resolved[4096], why[1024];
+
+	if (req->n_argv == 0 || !*req->argv[0]) {
+		sc_strf(err, errlen, "launch: no program given");
+		return 2;
+	}
+	L->strategy_name = req->strategy && *req->strategy ? req->strategy
+			   : SC_DEFAULT_STRATEGY;
+	L->strategy = sc_strategy_find(L->strategy_name);
+	if (!L->strategy) {
+		sc_strf(err, errlen, "%s strategy '%s' (known: %s)",
+			 sc_strategy_planned(L->strategy_name)
+			 ? "not implemented yet:" : "unknown",
+			 L->strategy_name, sc_strategy_list());
+		return 2;
+	}
+	L->params = req->strategy_params ? req->strategy_params : "";
+	if (strcmp(gran, "mem") == 0) {
+		sc_strf(err, errlen, "--granularity mem: not supported yet");
+		return 2;
+	}
+	if (*gran && strcmp(gran, "sync") != 0) {
+		sc_strf(err, errlen, "unknown granularity '%s' (known: sync)",
+			 gran);
+		return 2;
+	}
+	if ((req->has_jobs && req->jobs > 1) ||
+	    (req->has_shard_count && req->shard_count > 1)) {
+		sc_strf(err, errlen, "--%s: not supported yet",
+			 req->has_jobs && req->jobs > 1 ? "jobs" : "shard");
+		return 2;
+	}
+	if (!*keep || strcmp(keep, "failing") == 0)
+		L->keep = req->keep_all_traces ? KEEP_ALL : KEEP_FAILING;
+	else if (strcmp(keep, "all") == 0)
+		L->keep = KEEP_ALL;
+	else if (strcmp(keep, "none") == 0)
+		L->keep = KEEP_NONE;
+	else {
+		sc_strf(err, errlen, "unknown --keep-traces '%s' (known: "
+			 "failing, all, none)", keep);
+		return 2;
+	}
+	L->runs = req->has_runs ? req->runs : DEFAULT_RUNS;
+	if (L->runs == 0) {
+		sc_strf(err, errlen, "--runs: must be at least 1");
+		return 2;
+	}
+	L->max_steps = req->has_max_steps ? req->max_steps : DEFAULT_MAX_STEPS;
+	L->timeout_ms = req->has_timeout_ms ? req->timeout_ms
+			: DEFAULT_TIMEOUT_MS;
+	if (L->strategy->create) {
+		struct sc_policy p;
+
+		if (L->strategy->create(L->params, 0, 1, &p, why,
+					sizeof(why)) < 0) {
+			sc_strf(err, errlen, "%s", why);
+			return 2;
+		}
+		L->strategy->destroy(&p);
+	}
+	/* Relative paths are the client's: we run in its directory. */
+	if (req->cwd && *req->cwd && chdir(req->cwd) < 0) {
+		sc_strf(err, errlen, "%s: %s", req->cwd, strerror(errno));
+		return 3;
+	}
+	if (sc_check_program(req->argv[0], resolved, sizeof(resolved), why,
+			     sizeof(why)) < 0) {
+		sc_strf(err, errlen, "%s", why);
+		return 3;
+	}
+	sc_strf(L->program, sizeof(L->program), "%s", resolved);
+	return 0;
+}
+
+static uint64_t random_seed(void)
+{
+	uint64_t s;
+
+	if (getrandom(&s, sizeof(s), 0) != sizeof(s))
+		s = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+	return s;
+}
+
+static int write_params(struct launch *L, char *err, size_t errlen)
+{
+	char seed[32], runs[16], steps[24], tmo[16], slice[16], created[32];
+	const Scctl__LaunchRequest *req = L->req;
+	char (*argv_key)[16] = calloc(req->n_argv + 1, sizeof(*argv_key));
+	struct sc_session_param *p = calloc(32 + req->n_argv, sizeof(*p));
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t n = 0;
+	int rc;
+
+	if (!argv_key || !p) {
+		free(argv_key);
+		free(p);
+		sc_strf(err, errlen, "out of memory");
+		return -1;
+	}
+
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sc_strf(seed, sizeof(seed), "0x%016" PRIx64, L->base_seed);
+	sc_strf(runs, sizeof(runs), "%u", L->runs);
+	sc_strf(steps, sizeof(steps), "%" PRIu64, L->max_steps);
+	sc_strf(tmo, sizeof(tmo), "%u", L->timeout_ms);
+	sc_strf(slice, sizeof(slice), "%u", req->has_slice_us ? req->slice_us : 0);
+#define P(k, v) (p[n++] = (struct sc_session_param){ (k), (v) })
+	P("id", L->session.id);
+	P("created", created);
+	P("tool_version", PACKAGE_VERSION);
+	P("program", L->program);
+	for (size_t i = 0; i < req->n_argv; i++) {
+		sc_strf(argv_key[i], sizeof(argv_key[i]), "argv.%zu", i);
+		P(argv_key[i], req->argv[i]);
+	}
+	P("cwd", req->cwd ? req->cwd : "");
+	P("strategy", L->strategy_name);
+	P("strategy_params", L->params);
+	P("base_seed", seed);
+	P("runs", runs);
+	P("max_steps", steps);
+	P("timeout_ms", tmo);
+	P("slice_us", slice);
+	P("granularity", "sync");
+	P("timeouts", req->eager_timeouts ? "eager" : "lazy");
+	P("keep_going", req->keep_going ? "1" : "0");
+	P("keep_traces", L->keep == KEEP_ALL ? "all"
+	  : L->keep == KEEP_NONE ? "none" : "failing");
+#undef P
+	rc = sc_session_write_params(&L->session, p, n, err, errlen);
+	free(argv_key);
+	free(p);
+	return rc;
+}
+
+/* ---- one run ---- */
+
+struct run_files {
+	char trace[PATH_MAX + 32], out[PATH_MAX + 32], err[PATH_MAX + 32];
+};
+
+static int open_output(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		sc_strf(err, errlen, "%s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Run r.  Returns 0 when the run happened (whatever its verdict) and -1
+ * when it could not (L->fatal says why). */
+static int do_run(struct launch *L, uint32_t r, uint64_t seed,
+		  const struct run_files *f, struct sc_run_result *res)
+{
+	struct sc_policy policy;
+	struct sc_trace_writer *w = NULL;
+	bool controlled = L->strategy->create != NULL;
+	int outfd = -1, errfd = -1, rc = -1;
+	char why[1024];
+
+	memset(res, 0, sizeof(*res));
+	if (controlled && L->strategy->create(L->params, seed, r, &policy, why,
+					      sizeof(why)) < 0) {
+		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s", r, why);
+		return -1;
+	}
+	if (controlled) {
+		struct sc_trace_header h = {
+			.tool_version = PACKAGE_VERSION,
+			.argv = L->argv,
+			.cwd = L->req->cwd,
+			.env_digest = L->env_digest,
+			.strategy = L->strategy_name,
+			.strategy_params = L->params,
+			.seed = seed,
+			.base_seed = L->base_seed,
+			.run_index = r,
+			.granularity = "sync",
+			.max_steps = L->max_steps,
+			.timeout_ms = L->timeout_ms,
+			.eager_timeouts = L->req->eager_timeouts,
+		};
+
+		w = sc_trace_create(f->trace, &h);
+		if (!w) {
+			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s", f->trace,
+				 strerror(errno));
+			goto out;
+		}
+	}
+	outfd = open_output(f->out, L->fatal, sizeof(L->fatal));
+	if (outfd < 0)
+		goto out;
+	errfd = open_output(f->err, L->fatal, sizeof(L->fatal));
+	if (errfd < 0)
+		goto out;
+	{
+		struct sc_run_config cfg = {
+			.argv = L->argv,
+			.envp = L->envp,
+			.cwd = L->req->cwd,
+			.cpu = L->cpu,
+			.max_steps = L->max_steps,
+			.timeout_ms = L->timeout_ms,
+			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
+			.eager_timeouts = L->req->eager_timeouts,
+			.granularity = SC_GRAN_SYNC,
+			.stdin_fd = -1,
+			.stdout_fd = outfd,
+			.stderr_fd = errfd,
+			.policy = controlled ? &policy : NULL,
+			.trace = w,
+			.cancel = &sc_worker_cancel,
+		};
+
+		rc = sc_run(&cfg, res);
+	}
+	if (w) {
+		sc_trace_finish(w, res);
+		w = NULL;
+	}
+	if (rc < 0)
+		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s", r,
+			 res->message[0] ? res->message : "could not start the program");
+out:
+	if (w)
+		sc_trace_abandon(w);
+	if (outfd >= 0)
+		close(outfd);
+	if (errfd >= 0)
+		close(errfd);
+	if (controlled)
+		L->strategy->destroy(&policy);
+	return rc;
+}
+
+static char *xstrdup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
+			    const struct sc_run_result *res,
+			    const struct run_files *f, bool trace_kept)
+{
+	Scctl__Bug *b = malloc(sizeof(*b));
+	char tail[1024], msg[2048 + 64], loc[512], quoted[PATH_MAX * 2 + 64];
+	char replay[sizeof(quoted) + 32];
+
+	if (!b)
+		return NULL;
+	scctl__bug__init(b);
+	sc_file_tail(f->err, 5, tail, sizeof(tail));
+	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
+	if (!L->strategy->create)
+		sc_strf(replay, sizeof(replay), "not replayable (native run)");
+	else if (!trace_kept)
+		sc_strf(replay, sizeof(replay),
+			 "not replayable (trace not kept: --keep-traces none)");
+	else {
+		sc_shell_quote(f->trace, quoted, sizeof(quoted));
+		sc_strf(replay, sizeof(replay), "schedctl replay %s", quoted);
+	}
+	b->kind = xstrdup(sc_verdict_name(res->verdict));
+	b->has_run = 1;
+	b->run = r;
+	b->has_seed = 1;
+	b->seed = seed;
+	b->message = xstrdup(msg);
+	b->location = xstrdup(loc);
+	b->trace = xstrdup(trace_kept && L->strategy->create ? f->trace : "");
+	b->replay = xstrdup(replay);
+	b->stderr_tail = xstrdup(tail);
+	b->stdout_path = xstrdup(f->out);
+	b->stderr_path = xstrdup(f->err);
+	return b;
+}
+
+static void free_bug(Scctl__Bug *b)
+{
+	if (!b)
+		return;
+	free(b->kind);
+	free(b->message);
+	free(b->location);
+	free(b->trace);
+	free(b->replay);
+	free(b->stderr_tail);
+	free(b->stdout_path);
+	free(b->stderr_path);
+	free(b);
+}
+
+/* Delete what --keep-traces says not to keep; tell whether the trace
+ * stays. */
+static bool prune_files(const struct launch *L, uint32_t r, bool failing,
+			const struct run_files *f)
+{
+	bool sample = r == 1 || failing;
+	bool keep_trace = L->strategy->create &&
+			  (L->keep == KEEP_ALL ||
+			   (L->keep == KEEP_FAILING && sample));
+	bool keep_output = L->keep == KEEP_ALL || sample;
+
+	if (!keep_trace)
+		unlink(f->trace);
+	if (!keep_output) {
+		unlink(f->out);
+		unlink(f->err);
+	}
+	return keep_trace;
+}
+
+/* Run r, report it; returns false when the session must stop. */
+static bool one_run(struct launch *L, uint32_t r)
+{
+	Scctl__Reply reply = SCCTL__REPLY__INIT;
+	Scctl__RunResult rr = SCCTL__RUN_RESULT__INIT;
+	struct sc_run_result res;
+	struct run_files f;
+	uint64_t seed = sc_run_seed(L->base_seed, r);
+	Scctl__Bug *bug = NULL;
+	bool failing, kept, go_on = true;
+
+	sc_session_run_path(&L->session, r, "sctrace", f.trace, sizeof(f.trace));
+	sc_session_run_path(&L->session, r, "out", f.out, sizeof(f.out));
+	sc_session_run_path(&L->session, r, "err", f.err, sizeof(f.err));
+	if (do_run(L, r, seed, &f, &res) < 0)
+		return false;
+	if (res.verdict == SC_VERDICT_ERROR || res.verdict == SC_VERDICT_UNKNOWN ||
+	    res.verdict == SC_VERDICT_DIVERGED) {
+		/* The tool failed, or the run was cancelled: not a bug of
+		 * the program.  Keep its files for a look. */
+		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s%s", r,
+			 res.message[0] ? res.message : sc_verdict_name(res.verdict),
+			 sc_worker_cancel && !sc_worker_client_gone
+			 ? " (schedctld is shutting down)" : "");
+		go_on = false;
+	}
+	failing = is_bug(res.verdict);
+	kept = go_on ? prune_files(L, r, failing, &f)
+		     : L->strategy->create != NULL;
+	/* A run the tool could not finish is not a completed run. */
+	if (go_on || failing)
+		L->completed++;
+	L->events += res.steps;
+	if (failing) {
+		L->failing++;
+		if (L->first_bug_run < 0)
+			L->first_bug_run = (int32_t)r;
+		bug = make_bug(L, r, seed, &res, &f, kept);
+		if (!L->req->keep_going)
+			go_on = false;
+	}
+	rr.has_run = 1;
+	rr.run = r;
+	rr.verdict = (char *)sc_verdict_name(res.verdict);
+	rr.has_steps = 1;
+	rr.steps = res.steps;
+	rr.has_wall_us = 1;
+	rr.wall_us = res.wall_us;
+	rr.trace = kept ? f.trace : (char *)"";
+	rr.bug = bug;
+	reply.has_ok = 1;
+	reply.ok = 1;
+	reply.run = &rr;
+	sc_worker_send(L->conn, &reply);
+	if (bug && L->nbugs < MAX_REPORTED_BUGS) {
+		Scctl__Bug **nb = realloc(L->bugs, (L->nbugs + 1) * sizeof(*nb));
+
+		if (nb) {
+			L->bugs = nb;
+			L->bugs[L->nbugs++] = bug;
+			bug = NULL;
+		}
+	}
+	free_bug(bug);
+	return go_on;
+}
+
+static void send_summary(struct launch *L, double wall)
+{
+	Scctl__Reply reply = SCCTL__REPLY__INIT;
+	Scctl__Summary s = SCCTL__SUMMARY__INIT;
+
+	s.session = L->session.id;
+	s.strategy = (char *)L->strategy_name;
+	s.has_seed = 1;
+	s.seed = L->base_seed;
+	s.has_runs = 1;
+	s.runs = L->completed;
+	s.has_failing_runs = 1;
+	s.failing_runs = L->failing;
+	s.has_first_bug_run = 1;
+	s.first_bug_run = L->first_bug_run;
+	s.has_wall_seconds = 1;
+	s.wall_seconds = wall;
+	s.has_events = 1;
+	s.events = L->events;
+	s.n_bugs = L->nbugs;
+	s.bugs = L->bugs;
+	s.out_dir = L->session.dir;
+	s.has_exit_code = 1;
+	s.exit_code = L->fatal[0] ? 3 : L->failing ? 1 : 0;
+	reply.has_ok = 1;
+	reply.ok = !L->fatal[0];
+	if (L->fatal[0]) {
+		reply.error = L->fatal;
+		reply.has_exit_code = 1;
+		reply.exit_code = 3;
+	}
+	reply.summary = &s;
+	sc_worker_send(L->conn, &reply);
+}
+
+static void free_launch(struct launch *L)
+{
+	for (size_t i = 0; i < L->nbugs; i++)
+		free_bug(L->bugs[i]);
+	free(L->bugs);
+	free(L->argv);
+	free(L->envp);
+}
+
+int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
+		     const struct sc_daemon *d)
+{
+	struct launch L = { .conn = conn, .req = req, .first_bug_run = -1 };
+	Scctl__Reply first = SCCTL__REPLY__INIT;
+	char err[2048];
+	double t0 = now_s();
+	int code;
+
+	code = check_request(&L, err, sizeof(err));
+	if (code) {
+		sc_reply_error(conn, code, "%s", err);
+		return code;
+	}
+	L.argv = sc_strv(req->argv, req->n_argv);
+	L.envp = sc_strv(req->env, req->n_env);
+	if (!L.argv || !L.envp) {
+		sc_reply_error(conn, 3, "out of memory");
+		free_launch(&L);
+		return 3;
+	}
+	L.argv[0] = L.program;
+	L.env_digest = sc_env_digest(L.envp);
+	L.base_seed = req->has_seed ? req->seed : random_seed();
+	L.cpu = sched_getcpu();
+	if (sc_session_create(d->state_dir, req->out_dir, &L.session, err,
+			      sizeof(err)) < 0 ||
+	    write_params(&L, err, sizeof(err)) < 0) {
+		sc_reply_error(conn, 3, "%s", err);
+		free_launch(&L);
+		return 3;
+	}
+	sc_log("session %s: %u runs of %s, strategy %s, seed 0x%" PRIx64,
+	       L.session.id, L.runs, L.program, L.strategy_name, L.base_seed);
+	first.has_ok = 1;
+	first.ok = 1;
+	first.session = L.session.id;
+	first.has_planned_runs = 1;
+	first.planned_runs = L.runs;
+	sc_worker_send(conn, &first);
+	for (uint32_t r = 1; r <= L.runs; r++) {
+		sc_worker_check_client(conn);
+		if (sc_worker_cancel) {
+			sc_strf(L.fatal, sizeof(L.fatal), "interrupted after %u runs%s",
+				 L.completed, sc_worker_client_gone ? ""
+				 : " (schedctld is shutting down)");
+			break;
+		}
+		if (!one_run(&L, r))
+			break;
+	}
+	send_summary(&L, now_s() - t0);
+	sc_log("session %s: %u runs, %u failing%s%s", L.session.id, L.completed,
+	       L.failing, L.fatal[0] ? ", stopped: " : "", L.fatal);
+	code = L.fatal[0] ? 3 : L.failing ? 1 : 0;
+	free_launch(&L);
+	return code;
+}

@@ -1,0 +1,298 @@
+/*
+ * worker_replay.c - reproduce one run from its trace file alone: same
+ * argv and working directory, the client's current environment, and the
+ * replay policy following the recorded schedule.
+ *
+ * The program's stdout and stderr go to unlinked temporary files, as they
+ * went to regular files when the run was recorded (a terminal or a pipe
+ * instead could change which system calls block, and so the schedule),
+ * and are copied to the client's descriptors (SCM_RIGHTS) after the run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "assert_parse.h"
+#include "log.h"
+#include "paths.h"
+#include "reply.h"
+#include "strf.h"
+#include "strategy/replay.h"
+#include "worker.h"
+
+#define DEFAULT_TIMEOUT_MS 60000
+
+/* An unlinked read-write file in dir for the program's output. */
+static int temp_output(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (sc_mkdir_p(dir, 0700) < 0) {
+		sc_strf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	sc_strf(path, sizeof(path), "%s/replay-XXXXXX", dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		sc_strf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	unlink(path);
+	return fd;
+}
+
+/* Copy the whole of from (from offset 0) to to; best effort. */
+static void copy_out(int from, int to)
+{
+	char buf[65536];
+	off_t off = 0;
+	ssize_t n;
+
+	if (to < 0)
+		return;
+	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
+		ssize_t done = 0;
+
+		off += n;
+		while (done < n) {
+			ssize_t w = write(to, buf + done, (size_t)(n - done));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return;     /* the reader went away */
+			done += w;
+		}
+	}
+}
+
+static void tail_of_fd(int fd, char *buf, size_t len)
+{
+	char path[64];
+
+	sc_strf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	sc_file_tail(path, 5, buf, len);
+}
+
+static bool is_bug(enum sc_verdict v)
+{
+	return v == SC_VERDICT_CRASH || v == SC_VERDICT_ASSERT ||
+	       v == SC_VERDICT_EXIT || v == SC_VERDICT_DEADLOCK ||
+	       v == SC_VERDICT_HANG;
+}
+
+/* Checks before the run; returns 0 or the exit code with err set. */
+static int check_trace(const struct sc_trace *t, const char *path,
+		       char *err, size_t errlen)
+{
+	char resolved[4096], why[1024];
+
+	if (t->strategy && strcmp(t->strategy, "native") == 0) {
+		sc_strf(err, errlen, "%s: a native run was not controlled and "
+			 "cannot be replayed", path);
+		return 3;
+	}
+	if (t->argc == 0 || !t->argv[0] || !*t->argv[0]) {
+		sc_strf(err, errlen, "%s: the trace records no program", path);
+		return 3;
+	}
+	if (t->granularity && strcmp(t->granularity, "mem") == 0) {
+		sc_strf(err, errlen, "%s: replay of mem granularity runs is not "
+			 "supported yet", path);
+		return 3;
+	}
+	if (t->cwd && *t->cwd && chdir(t->cwd) < 0) {
+		sc_strf(err, errlen, "%s: %s (the recorded working directory)",
+			 t->cwd, strerror(errno));
+		return 3;
+	}
+	if (sc_check_program(t->argv[0], resolved, sizeof(resolved), why,
+			     sizeof(why)) < 0) {
+		sc_strf(err, errlen, "%s", why);
+		return 3;
+	}
+	return 0;
+}
+
+struct replay_outcome {
+	struct sc_run_result res;
+	int64_t diverged_at;
+	char message[2048 + 64];
+	char location[512];
+};
+
+static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
+		      char **envp, int outfd, int errfd,
+		      struct replay_outcome *o, char *err, size_t errlen)
+{
+	struct sc_policy policy;
+	char tail[1024];
+	int rc;
+
+	if (sc_replay_create(t, &policy, err, errlen) < 0)
+		return 3;
+	{
+		struct sc_run_config cfg = {
+			.argv = t->argv,
+			.envp = envp,
+			.cwd = t->cwd && *t->cwd ? t->cwd : NULL,
+			.cpu = sched_getcpu(),
+			.max_steps = t->max_steps,
+			.timeout_ms = req->has_timeout_ms ? req->timeout_ms
+				      : t->timeout_ms ? t->timeout_ms
+				      : DEFAULT_TIMEOUT_MS,
+			.eager_timeouts = t->eager_timeouts,
+			.granularity = SC_GRAN_SYNC,
+			.stdin_fd = -1,
+			.stdout_fd = outfd,
+			.stderr_fd = errfd,
+			.policy = &policy,
+			.cancel = &sc_worker_cancel,
+		};
+
+		memset(&o->res, 0, sizeof(o->res));
+		rc = sc_run(&cfg, &o->res);
+	}
+	o->diverged_at = sc_replay_diverged_at(&policy);
+	if (o->diverged_at >= 0) {
+		o->res.verdict = SC_VERDICT_DIVERGED;
+		sc_strf(o->message, sizeof(o->message), "%s",
+			 policy.error(policy.ctx));
+		o->location[0] = '\0';
+	} else {
+		tail_of_fd(errfd, tail, sizeof(tail));
+		sc_bug_describe(&o->res, tail, o->message, sizeof(o->message),
+				o->location, sizeof(o->location));
+	}
+	sc_replay_destroy(&policy);
+	if (rc < 0) {
+		sc_strf(err, errlen, "%s", o->res.message[0] ? o->res.message
+			 : "could not start the program");
+		return 3;
+	}
+	return 0;
+}
+
+static int exit_code_of(const struct replay_outcome *o)
+{
+	if (o->res.verdict == SC_VERDICT_PASS)
+		return 0;
+	if (is_bug(o->res.verdict))
+		return 1;
+	return 3;       /* diverged, tool error, interrupted */
+}
+
+static void send_result(int conn, const struct sc_trace *t, const char *path,
+			const struct replay_outcome *o, int code)
+{
+	Scctl__Reply reply = SCCTL__REPLY__INIT;
+	Scctl__ReplayResult rr = SCCTL__REPLAY_RESULT__INIT;
+
+	rr.verdict = (char *)sc_verdict_name(o->res.verdict);
+	rr.recorded_verdict = (char *)sc_verdict_name(t->verdict);
+	rr.has_reproduced = 1;
+	rr.reproduced = is_bug(t->verdict) && o->res.verdict == t->verdict;
+	rr.has_steps = 1;
+	rr.steps = o->res.steps;
+	rr.message = (char *)o->message;
+	rr.location = (char *)o->location;
+	rr.has_diverged_at = 1;
+	rr.diverged_at = o->diverged_at;
+	rr.has_exit_code = 1;
+	rr.exit_code = code;
+	rr.trace = (char *)path;
+	reply.has_ok = 1;
+	reply.ok = 1;
+	reply.replay = &rr;
+	sc_worker_send(conn, &reply);
+}
+
+static void load_error(char *err, size_t errlen, const char *path,
+		       const char *why)
+{
+	/* Name the file once, whether or not the reader already did. */
+	if (strncmp(why, path, strlen(path)) == 0)
+		sc_strf(err, errlen, "%s", why);
+	else
+		sc_strf(err, errlen, "%s: %s", path, why);
+}
+
+int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
+		     const int *fds, size_t nfds, const struct sc_daemon *d)
+{
+	const char *path = req->trace_path;
+	struct sc_trace t;
+	struct replay_outcome o;
+	char err[2048], why[1024], tmpdir[PATH_MAX];
+	char **envp = NULL;
+	int outfd = -1, errfd = -1, code;
+
+	memset(&t, 0, sizeof(t));
+	if (!path || !*path) {
+		sc_reply_error(conn, 2, "replay: no trace given");
+		return 2;
+	}
+	if (req->cwd && *req->cwd && chdir(req->cwd) < 0) {
+		sc_reply_error(conn, 3, "%s: %s", req->cwd, strerror(errno));
+		return 3;
+	}
+	if (sc_trace_load(path, &t, why, sizeof(why)) < 0) {
+		load_error(err, sizeof(err), path, why);
+		sc_reply_error(conn, 3, "%s", err);
+		return 3;
+	}
+	code = check_trace(&t, path, err, sizeof(err));
+	if (code)
+		goto fail;
+	if (t.truncated)
+		sc_reply_notice(conn, "warning: %s is truncated (%" PRIu64
+				" valid bytes); replaying the %zu events it holds",
+				path, t.valid_bytes, t.nevents);
+	envp = sc_strv(req->env, req->n_env);
+	if (!envp) {
+		sc_strf(err, sizeof(err), "out of memory");
+		code = 3;
+		goto fail;
+	}
+	if (sc_env_digest(envp) != t.env_digest)
+		sc_reply_notice(conn, "warning: the environment differs from the "
+				"recorded run's; the replay may diverge");
+	sc_strf(tmpdir, sizeof(tmpdir), "%s/tmp", d->state_dir);
+	outfd = temp_output(tmpdir, err, sizeof(err));
+	errfd = outfd < 0 ? -1 : temp_output(tmpdir, err, sizeof(err));
+	if (errfd < 0) {
+		code = 3;
+		goto fail;
+	}
+	code = run_replay(&t, req, envp, outfd, errfd, &o, err, sizeof(err));
+	copy_out(outfd, nfds > 0 ? fds[0] : -1);
+	copy_out(errfd, nfds > 1 ? fds[1] : -1);
+	if (code)
+		goto fail;
+	code = exit_code_of(&o);
+	sc_log("replay of %s: %s (recorded %s)%s%s", path,
+	       sc_verdict_name(o.res.verdict), sc_verdict_name(t.verdict),
+	       o.diverged_at >= 0 ? ": " : "", o.diverged_at >= 0 ? o.message : "");
+	send_result(conn, &t, path, &o, code);
+	goto out;
+fail:
+	sc_reply_error(conn, code, "%s", err);
+out:
+	if (outfd >= 0)
+		close(outfd);
+	if (errfd >= 0)
+		close(errfd);
+	free(envp);
+	sc_trace_free(&t);
+	return code;
+}

@@ -1,0 +1,96 @@
+#!/bin/bash
+# overhead.sh: what control costs, side by side, in one run (`make bench`):
+#  1. a raw seccomp RET_TRACE ptrace stop (tests/bench/ptrace_stop), with
+#     tracer and tracee on the same CPU and on different CPUs;
+#  2. schedctl's cost per scheduling point: wall time of
+#     `launch -s random` on tests/bench/events_loop divided by its events;
+#  3. the wall time of controlled runs vs `-s native` vs plain execution.
+# Timings are reported, never judged: this is not part of `make check`.
+#
+# Environment: top_builddir (default: the current directory),
+# BENCH_RUNS (default 3), BENCH_ITERATIONS (ptrace_stop, default 20000).
+set -euo pipefail
+
+top_builddir=${top_builddir:-$PWD}
+SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
+SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
+PTRACE_STOP=$top_builddir/tests/bench/ptrace_stop
+LOOP=$top_builddir/tests/bench/events_loop
+RUNS=${BENCH_RUNS:-3}
+ITERATIONS=${BENCH_ITERATIONS:-20000}
+
+for f in "$PTRACE_STOP" "$LOOP"; do
+	if [ ! -x "$f" ]; then
+		echo "overhead.sh: $f not built (run: make bench)" >&2
+		exit 1
+	fi
+done
+command -v python3 >/dev/null || { echo "overhead.sh: python3 not found" >&2; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-bench.XXXXXX")
+sc() {
+	SCHEDCTL_SOCKET=$tmp/schedctld.sock SCHEDCTL_STATE_DIR=$tmp/state \
+		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
+}
+cleanup() {
+	[ -S "$tmp/schedctld.sock" ] && sc shutdown >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# get FILE KEY: a top-level field of a JSON object.
+get() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+		"$1" "$2" 2>/dev/null || echo n/a
+}
+# calc EXPR [FORMAT]: awk arithmetic, "n/a" when an operand is not a number.
+calc() {
+	case "$1" in *n/a*) echo n/a; return ;; esac
+	awk "BEGIN { printf \"${2:-%.2f}\", $1 }"
+}
+row() { printf '%-44s %12s  %s\n' "$1" "$2" "${3:-}"; }
+
+# 1. Raw ptrace stop.
+raw=$("$PTRACE_STOP" "$ITERATIONS")
+same=$(awk '$1 == "same_cpu_stop_us" { print $2 }' <<<"$raw")
+other=$(awk '$1 == "other_cpu_stop_us" { print $2 }' <<<"$raw")
+syscall_us=$(awk '$1 == "syscall_us" { print $2 }' <<<"$raw")
+
+# 3a. Plain execution, no tracer.
+start=$(date +%s%N)
+for _ in $(seq "$RUNS"); do
+	"$LOOP" >/dev/null
+done
+plain_s=$(calc "($(date +%s%N) - $start) / 1e9" %.4f)
+
+# 2 and 3b. Under schedctl (the first launch also starts the daemon).
+random_s=n/a events=n/a native_s=n/a
+if [ -x "$SCHEDCTL" ]; then
+	sc launch -s native -n 1 --json -- "$LOOP" >/dev/null 2>&1 || :
+	if sc launch -s random -n "$RUNS" --json -- "$LOOP" >"$tmp/random.json" 2>"$tmp/err"; then
+		random_s=$(get "$tmp/random.json" wall_seconds)
+		events=$(get "$tmp/random.json" events)
+	else
+		echo "overhead.sh: schedctl launch -s random failed: $(head -n 1 "$tmp/err")" >&2
+	fi
+	if sc launch -s native -n "$RUNS" --json -- "$LOOP" >"$tmp/native.json" 2>"$tmp/err"; then
+		native_s=$(get "$tmp/native.json" wall_seconds)
+	else
+		echo "overhead.sh: schedctl launch -s native failed: $(head -n 1 "$tmp/err")" >&2
+	fi
+else
+	echo "overhead.sh: $SCHEDCTL not built: schedctl rows are n/a" >&2
+fi
+per_event=n/a
+[ "$events" != n/a ] && [ "$events" != 0 ] && per_event=$(calc "$random_s * 1e6 / $events")
+
+echo "schedctl overhead ($(nproc) CPUs, $(uname -r), events_loop: 2 threads x 20000 lock/unlock, $RUNS runs)"
+row "measurement" "value" "note"
+row "getppid syscall, no tracer" "$syscall_us us"
+row "seccomp ptrace stop, tracer on same CPU" "$same us" "$ITERATIONS stops"
+row "seccomp ptrace stop, tracer on other CPU" "$other us"
+row "schedctl -s random, per scheduling point" "$per_event us" \
+	"$events events; $(calc "$per_event / $same") x a same-CPU stop"
+row "plain execution, $RUNS runs" "$plain_s s" "1.00 x"
+row "schedctl -s native, $RUNS runs" "$native_s s" "$(calc "$native_s / $plain_s") x plain"
+row "schedctl -s random, $RUNS runs" "$random_s s" "$(calc "$random_s / $plain_s") x plain"

@@ -1,0 +1,92 @@
+#!/bin/bash
+# bad_input.sh: wrong input gets one clear line on stderr and the
+# documented exit status, never a crash, a core file or a stray process:
+#   launch: missing program, file not executable, executable but not ELF
+#           -> 3; unknown option -> 2
+#   replay: random bytes, a valid trace with a flipped magic -> 3
+#   export: a trace cut in the middle -> a warning, exit 0 (a killed
+#           supervisor leaves such a prefix and it must stay readable)
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+out=$SC_TMP/stdout
+err=$SC_TMP/stderr
+
+# expect WANT_STATUS DESCRIPTION -- SCHEDCTL-ARGS...: run the CLI and
+# check its exit status, that stderr is exactly one line, that no core
+# file appeared and that no target process is left.
+expect() {
+	local want=$1 desc=$2 rc=0 lines
+	shift 3
+	rm -f "$out" "$err" core core.*
+	sc "$@" >"$out" 2>"$err" </dev/null || rc=$?
+	tap_is "$rc" "$want" "$desc: exit status $want"
+	lines=$(count_lines "$err")
+	if [ "$lines" -eq 1 ]; then
+		tap_ok "$desc: one line on stderr"
+		tap_diag "stderr: $(cat "$err")"
+	else
+		tap_not_ok "$desc: one line on stderr (got $lines)"
+		tap_diag_file "$err"
+	fi
+	if [ "$rc" -lt 128 ] && ! compgen -G 'core*' >/dev/null; then
+		tap_ok "$desc: no crash, no core file"
+	else
+		tap_not_ok "$desc: no crash, no core file (exit $rc, $(echo core*))"
+	fi
+	sc_check_no_targets_left "$desc: no target process left"
+}
+
+# Files to feed it.
+missing=$SC_BIN/no-such-program
+not_exec=$SC_BIN/not-executable
+cp "$(sc_target abba_deadlock)" "$not_exec" && chmod a-x "$not_exec"
+not_elf=$SC_BIN/random-bytes
+head -c 4096 /dev/urandom >"$not_elf" && chmod +x "$not_elf"
+garbage=$SC_TMP/garbage.sctrace
+head -c 4096 /dev/urandom >"$garbage"
+
+expect 3 "launch a missing program" -- launch -n 1 -- "$missing"
+expect 3 "launch a file that is not executable" -- launch -n 1 -- "$not_exec"
+expect 3 "launch an executable that is not ELF" -- launch -n 1 -- "$not_elf"
+expect 2 "launch with an unknown option" -- launch --no-such-option -n 1 -- "$(sc_target abba_deadlock)"
+expect 3 "replay random bytes" -- replay "$garbage"
+
+# A real trace to damage: the bug trace of a short session.
+rc=0
+sc launch --json -s random -n 200 --seed 1 -- "$(sc_target abba_deadlock)" \
+	>"$SC_TMP/abba.json" 2>/dev/null || rc=$?
+trace=$(json_get "$SC_TMP/abba.json" 'd["bugs"][0]["trace"]')
+if [ -n "$trace" ] && [ -s "$trace" ]; then
+	bad_magic=$SC_TMP/bad-magic.sctrace
+	cp "$trace" "$bad_magic"
+	# Flip every bit of the first byte of the magic ("S" of "SCTRACE").
+	first=$(od -An -tu1 -N1 "$bad_magic" | tr -d ' ')
+	printf '%b' "\\0$(printf '%03o' $((first ^ 255)))" |
+		dd of="$bad_magic" bs=1 count=1 conv=notrunc 2>/dev/null
+	expect 3 "replay a trace with a flipped magic" -- replay "$bad_magic"
+
+	truncated=$SC_TMP/truncated.sctrace
+	size=$(stat -c %s "$trace")
+	head -c $((size / 2)) "$trace" >"$truncated"
+	expect 0 "export a trace cut in the middle" -- export "$truncated" --format json
+	if is_json "$out"; then
+		tap_ok "export of a truncated trace prints valid JSON"
+	else
+		tap_not_ok "export of a truncated trace prints valid JSON"
+	fi
+else
+	tap_diag "no bug trace from abba_deadlock (launch exit $rc): cannot damage one"
+	for desc in "replay a trace with a flipped magic" "export a trace cut in the middle"; do
+		for what in "exit status" "one line on stderr" "no crash, no core file" \
+			"no target process left"; do
+			tap_not_ok "$desc: $what (no trace)"
+		done
+	done
+	tap_not_ok "export of a truncated trace prints valid JSON (no trace)"
+fi
+
+sc_check_no_leftovers
+tap_done

@@ -1,0 +1,51 @@
+#!/bin/bash
+# correct_targets.sh: correct programs never fail under the random
+# strategy, every run completes, and what a controlled run prints equals
+# what the program prints natively (the supervisor changes the schedule,
+# not the program's behaviour).
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+RUNS=100
+
+for name in bounded_buffer sync_zoo pipe_reader fork_exec many_threads \
+	spin_handoff c11_threads; do
+	bin=$(sc_target "$name")
+	native=$SC_TMP/$name.native
+	json=$SC_TMP/$name.json
+	out=$SC_TMP/out-$name
+
+	rc=0
+	"$bin" >"$native" 2>/dev/null </dev/null || rc=$?
+	[ "$rc" -eq 0 ] || tap_diag "$name: native run exited $rc"
+
+	rc=0
+	sc launch --json -s random -n "$RUNS" --out "$out" -- "$bin" \
+		>"$json" 2>"$SC_TMP/$name.err" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		tap_ok "$name: $RUNS random runs find no bug (exit 0)"
+	else
+		tap_not_ok "$name: $RUNS random runs find no bug (exit 0, got $rc)"
+		tap_diag "$(json_get "$json" 'd["bugs"][0]["kind"]'): $(json_get "$json" 'd["bugs"][0]["message"]')"
+		tap_diag_file "$SC_TMP/$name.err"
+	fi
+	tap_is "$(json_get "$json" 'd["runs"]')/$(json_get "$json" 'd["failing_runs"]')" \
+		"$RUNS/0" "$name: runs/failing_runs is $RUNS/0"
+
+	if run1=$(sc_run_output "$out" 1); then
+		if cmp -s "$native" "$run1"; then
+			tap_ok "$name: run 1 prints what a native run prints"
+		else
+			tap_not_ok "$name: run 1 prints what a native run prints"
+			tap_diag "native:" "$(head -n 10 "$native")"
+			tap_diag "run 1 ($run1):" "$(head -n 10 "$run1")"
+		fi
+	else
+		tap_not_ok "$name: run 1 prints what a native run prints (no run-000001.out)"
+	fi
+done
+
+sc_check_no_leftovers
+tap_done

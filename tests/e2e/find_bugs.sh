@@ -1,0 +1,85 @@
+#!/bin/bash
+# find_bugs.sh: the random strategy finds each seeded bug of tests/targets
+# with the right verdict; the recorded trace reproduces it 10 times out of
+# 10; with --keep-going the bug is hit at least once in 200 runs.
+# Hit counts and run numbers are printed as diagnostics, never asserted
+# beyond ">= 1", so the test does not depend on strategy tuning.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+SEED=1
+RUNS=200
+REPLAYS=10
+
+for pair in order_violation:assert check_then_act:assert \
+	abba_deadlock:deadlock lost_wakeup:deadlock \
+	crash_null:crash exit_status:exit; do
+	name=${pair%%:*}
+	kind=${pair#*:}
+	bin=$(sc_target "$name")
+	json=$SC_TMP/$name.json
+	err=$SC_TMP/$name.err
+
+	rc=0
+	sc launch --json -s random -n "$RUNS" --seed "$SEED" -- "$bin" \
+		>"$json" 2>"$err" || rc=$?
+	if [ "$rc" -eq 1 ]; then
+		tap_ok "$name: launch -s random -n $RUNS --seed $SEED finds a bug (exit 1)"
+	else
+		tap_not_ok "$name: launch -s random -n $RUNS --seed $SEED finds a bug (exit 1, got $rc)"
+		tap_diag_file "$err"
+	fi
+	tap_is "$(json_get "$json" 'd["bugs"][0]["kind"]')" "$kind" \
+		"$name: the bug's kind is $kind"
+	tap_diag "$name: first bug at run $(json_get "$json" 'd["first_bug_run"]') of $RUNS (seed $SEED):" \
+		"$(json_get "$json" 'd["bugs"][0]["message"]')"
+
+	trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
+	replay=$(json_get "$json" 'd["bugs"][0]["replay"]')
+	if [ -n "$trace" ] && [ -f "$trace" ]; then
+		case $replay in
+		*"replay "*"$trace"*) tap_ok "$name: the replay command names the trace" ;;
+		*) tap_not_ok "$name: the replay command names the trace"
+		   tap_diag "replay: '$replay', trace: '$trace'" ;;
+		esac
+		good=0
+		for i in $(seq "$REPLAYS"); do
+			rc=0
+			sc replay "$trace" --json >"$SC_TMP/replay.json" \
+				2>"$SC_TMP/replay.err" || rc=$?
+			verdict=$(json_get "$SC_TMP/replay.json" 'd["verdict"]')
+			reproduced=$(json_get "$SC_TMP/replay.json" 'd["reproduced"]')
+			if [ "$rc" -eq 1 ] && [ "$verdict" = "$kind" ] &&
+				[ "$reproduced" = true ]; then
+				good=$((good + 1))
+			else
+				tap_diag "$name: replay $i: exit $rc, verdict '$verdict', reproduced '$reproduced'"
+				tap_diag_file "$SC_TMP/replay.err" 5
+			fi
+		done
+		tap_is "$good/$REPLAYS" "$REPLAYS/$REPLAYS" \
+			"$name: replay reproduces the $kind every time"
+	else
+		tap_not_ok "$name: the replay command names the trace (no trace file: '$trace')"
+		tap_not_ok "$name: replay reproduces the $kind every time (no trace)"
+	fi
+
+	rc=0
+	sc launch --json -s random -n "$RUNS" --seed "$SEED" --keep-going -- "$bin" \
+		>"$json" 2>"$err" || rc=$?
+	hits=$(json_get "$json" 'd["failing_runs"]')
+	runs=$(json_get "$json" 'd["runs"]')
+	tap_diag "$name: --keep-going: $hits of $runs runs hit a bug (exit $rc)"
+	if [ "$rc" -eq 1 ] && [ "${hits:-0}" -ge 1 ] 2>/dev/null; then
+		tap_ok "$name: --keep-going -n $RUNS hits the bug at least once"
+	else
+		tap_not_ok "$name: --keep-going -n $RUNS hits the bug at least once"
+		tap_diag_file "$err"
+	fi
+	tap_is "$runs" "$RUNS" "$name: --keep-going completes all $RUNS runs"
+done
+
+sc_check_no_leftovers
+tap_done

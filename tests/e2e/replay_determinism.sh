@@ -1,0 +1,35 @@
+#!/bin/bash
+# replay_determinism.sh: a session is a function of its seed: the same
+# --seed twice finds the first bug at the same run after the same number
+# of events.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+SEED=4242
+
+for name in abba_deadlock check_then_act; do
+	bin=$(sc_target "$name")
+	for i in 1 2; do
+		rc=0
+		sc launch --json -s random -n 200 --seed "$SEED" -- "$bin" \
+			>"$SC_TMP/$name.$i.json" 2>"$SC_TMP/$name.$i.err" || rc=$?
+		[ "$rc" -eq 1 ] || tap_diag "$name: session $i exited $rc"
+		tap_diag_file "$SC_TMP/$name.$i.err" 5
+	done
+	first1=$(json_get "$SC_TMP/$name.1.json" 'd["first_bug_run"]')
+	first2=$(json_get "$SC_TMP/$name.2.json" 'd["first_bug_run"]')
+	events1=$(json_get "$SC_TMP/$name.1.json" 'd["events"]')
+	events2=$(json_get "$SC_TMP/$name.2.json" 'd["events"]')
+	tap_diag "$name: first_bug_run $first1 / $first2, events $events1 / $events2"
+	case $first1 in
+	'' | null) tap_not_ok "$name: seed $SEED finds a bug" ;;
+	*) tap_ok "$name: seed $SEED finds a bug" ;;
+	esac
+	tap_is "$first2" "$first1" "$name: same seed, same first_bug_run"
+	tap_is "$events2" "$events1" "$name: same seed, same number of events"
+done
+
+sc_check_no_leftovers
+tap_done

@@ -1,0 +1,178 @@
+/*
+ * test_strategy_replay.c - the replay policy on a hand-made trace:
+ * follows the recorded threads, waits for a thread still in the kernel,
+ * maps recorded wakes onto the waiters, and reports divergences with the
+ * step and what was expected.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "strategy/replay.h"
+#include "tap.h"
+
+static struct sc_trace_event events[] = {
+	{ .step = 0, .thread = 0, .kind = SC_EV_MUTEX_LOCK, .object = 0x100 },
+	{ .step = 1, .thread = 1, .kind = SC_EV_MUTEX_LOCK, .object = 0x100 },
+	{ .step = 2, .thread = 0, .kind = SC_EV_FUTEX_WAKE, .object = 0x200,
+	  .nwoken = 1, .woken_offset = 0 },
+};
+static uint32_t wake_pool[] = { 1 };
+
+static void make_trace(struct sc_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->events = events;
+	t->nevents = 3;
+	t->wake_pool = wake_pool;
+	t->nwake_pool = 1;
+	t->has_footer = true;
+}
+
+struct view_buf {
+	struct sc_thread_view threads[3];
+	uint32_t enabled[3];
+	struct sc_sched_view view;
+};
+
+/* Threads T0..T(n-1); each given as state, kind, object. */
+static void view_add(struct view_buf *b, enum sc_thread_state st,
+		     uint16_t kind, uint64_t object)
+{
+	size_t i = b->view.nthreads++;
+
+	b->threads[i] = (struct sc_thread_view){
+		.thread = (uint32_t)i, .state = st,
+		.enabled = st == SC_TS_READY,
+		.next = { .kind = kind, .object = object },
+	};
+	if (st == SC_TS_READY)
+		b->enabled[b->view.nenabled++] = (uint32_t)i;
+}
+
+static void view_start(struct view_buf *b, uint64_t step)
+{
+	memset(b, 0, sizeof(*b));
+	b->view.step = step;
+	b->view.threads = b->threads;
+	b->view.enabled = b->enabled;
+}
+
+static void test_follow(void)
+{
+	struct sc_trace t;
+	struct sc_policy p;
+	struct view_buf v;
+	struct sc_event waker = { .step = 2, .thread = 0 };
+	uint32_t waiters[2] = { 2, 1 }, out[2];
+	char err[256];
+
+	make_trace(&t);
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	view_start(&v, 0);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_LOCK, 0x100);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_LOCK, 0x100);
+	is_int(p.pick(p.ctx, &v.view), 0, "step 0: the recorded T0");
+
+	view_start(&v, 1);
+	view_add(&v, SC_TS_READY, SC_EV_FUTEX_WAKE, 0x200);
+	view_add(&v, SC_TS_IN_KERNEL, SC_EV_NONE, 0);
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_WAIT,
+	       "step 1: T1 still in the kernel, wait for it");
+	v.threads[1] = (struct sc_thread_view){
+		.thread = 1, .state = SC_TS_READY, .enabled = true,
+		.next = { .kind = SC_EV_MUTEX_LOCK, .object = 0x100 },
+	};
+	v.enabled[v.view.nenabled++] = 1;
+	is_int(p.pick(p.ctx, &v.view), 1, "step 1: T1 once back");
+
+	view_start(&v, 2);
+	view_add(&v, SC_TS_READY, SC_EV_FUTEX_WAKE, 0x200);
+	is_int(p.pick(p.ctx, &v.view), 0, "step 2: T0 wakes");
+	is_int((long long)p.pick_wake(p.ctx, &waker, waiters, 2, 1, out), 1,
+	       "one thread woken, as recorded");
+	is_int(out[0], 1, "the recorded T1, at index 1 of the waiters");
+
+	view_start(&v, 3);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_LOCK, 0x100);
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_ABORT, "past the end: abort");
+	is_str(p.error(p.ctx), "trace ends at step 3 but the program continued",
+	       "end of trace message");
+	is_int(sc_replay_diverged_at(&p), 3, "diverged at step 3");
+	sc_replay_destroy(&p);
+}
+
+static void expect_divergence(enum sc_thread_state st, uint16_t kind,
+			      uint64_t object, const char *want,
+			      const char *name)
+{
+	struct sc_trace t;
+	struct sc_policy p;
+	struct view_buf v;
+	char err[256];
+
+	make_trace(&t);
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	view_start(&v, 0);
+	view_add(&v, st, kind, object);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_LOCK, 0x100);
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_ABORT, "%s: abort", name);
+	is_str(p.error(p.ctx), want, "%s: message", name);
+	is_int(sc_replay_diverged_at(&p), 0, "%s: at step 0", name);
+	sc_replay_destroy(&p);
+}
+
+static void test_divergences(void)
+{
+	struct sc_trace t;
+	struct sc_policy p;
+	struct view_buf v;
+	struct sc_event waker = { .step = 2, .thread = 0 };
+	uint32_t waiters[1] = { 2 }, out[1];
+	char err[256];
+
+	expect_divergence(SC_TS_READY, SC_EV_COND_WAIT, 0x300,
+			  "step 0: expected T0 mutex_lock 0x100, but T0 is "
+			  "about to cond_wait 0x300", "other event");
+	expect_divergence(SC_TS_BLOCKED, SC_EV_FUTEX_WAIT, 0x400,
+			  "step 0: expected T0 mutex_lock 0x100, but T0 is "
+			  "blocked in futex_wait 0x400", "blocked thread");
+	expect_divergence(SC_TS_READY, SC_EV_PREEMPT, 0,
+			  "step 0: expected T0 mutex_lock 0x100, but T0 is "
+			  "about to preempt 0x0", "preemption");
+
+	/* A wake whose recorded thread is not waiting now. */
+	make_trace(&t);
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	for (uint64_t s = 0; s < 3; s++) {
+		view_start(&v, s);
+		view_add(&v, SC_TS_READY, events[s].thread == 0 ? events[s].kind
+			 : SC_EV_NONE, events[s].object);
+		view_add(&v, SC_TS_READY, events[s].thread == 1 ? events[s].kind
+			 : SC_EV_NONE, events[s].object);
+		p.pick(p.ctx, &v.view);
+	}
+	ok(p.pick_wake(p.ctx, &waker, waiters, 1, 1, out) == SIZE_MAX,
+	   "recorded T1 woken, but only T2 waits: abort");
+	ok(p.error(p.ctx) && strstr(p.error(p.ctx), "step 2:"),
+	   "wake divergence names the step: %s", p.error(p.ctx));
+	sc_replay_destroy(&p);
+
+	/* A trace whose wake list points outside the pool is refused. */
+	make_trace(&t);
+	t.nwake_pool = 0;
+	ok(sc_replay_create(&t, &p, err, sizeof(err)) < 0 && strstr(err, "corrupt"),
+	   "wake list out of range: %s", err);
+}
+
+int main(void)
+{
+	test_follow();
+	test_divergences();
+	return done_testing();
+}
