@@ -10,7 +10,7 @@
 #include <inttypes.h>
 
 #include "analysis.h"
-#include "json_out.h"
+#include "json_escape.h"
 
 static void put_header(const struct sc_trace *t, FILE *out)
 {

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "json_escape.h"
 #include "json_out.h"
 
 void json_init(struct json_out *j, FILE *f, bool pretty)
@@ -69,73 +70,10 @@ void json_end(struct json_out *j)
 	fputc(c, j->f);
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 when it is not one. */
-static int utf8_len(const unsigned char *s)
-{
-	int n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF. */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-	    (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
 
 void json_write_escaped(FILE *f, const char *str)
 {
-	const unsigned char *s = (const unsigned char *)str;
-
-	fputc('"', f);
-	while (*s) {
-		int n;
-
-		switch (*s) {
-		case '"': fputs("\\\"", f); s++; continue;
-		case '\\': fputs("\\\\", f); s++; continue;
-		case '\n': fputs("\\n", f); s++; continue;
-		case '\r': fputs("\\r", f); s++; continue;
-		case '\t': fputs("\\t", f); s++; continue;
-		case '\b': fputs("\\b", f); s++; continue;
-		case '\f': fputs("\\f", f); s++; continue;
-		default: break;
-		}
-		if (*s < 0x20 || *s == 0x7f) {
-			fprintf(f, "\\u%04x", *s);
-			s++;
-			continue;
-		}
-		n = utf8_len(s);
-		if (n == 0) {
-			/* Not UTF-8: keep the byte's value, as Latin-1. */
-			fprintf(f, "\\u%04x", *s);
-			s++;
-			continue;
-		}
-		fwrite(s, 1, (size_t)n, f);
-		s += n;
-	}
-	fputc('"', f);
+	sc_json_string(f, str);
 }
 
 void json_string(struct json_out *j, const char *key, const char *v)

@@ -1,5 +1,5 @@
-/* json_out.c - JSON string escaping for the exporters (see json_out.h). */
-#include "json_out.h"
+/* json_out.c - JSON string escaping for the exporters (see json_escape.h). */
+#include "json_escape.h"
 
 /* Length of the well-formed UTF-8 sequence at p (NUL-terminated input), or
  * 0 when it is not one: bad lead byte, missing continuation, overlong form,

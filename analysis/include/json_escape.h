@@ -1,9 +1,9 @@
 /*
- * json_out.h - small helpers shared by the JSON writers of libanalysis.
- * Private to analysis/.
+ * json_escape.h - JSON string escaping shared by every JSON writer
+ * (the exporters of libanalysis and the CLI's --json output).
  */
-#ifndef SCHEDCTL_JSON_OUT_H
-#define SCHEDCTL_JSON_OUT_H
+#ifndef SCHEDCTL_JSON_ESCAPE_H
+#define SCHEDCTL_JSON_ESCAPE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,4 +18,4 @@ void sc_json_string(FILE *out, const char *s);
 /* Write bytes as a string of lowercase hex digits, quotes included. */
 void sc_json_hex_bytes(FILE *out, const uint8_t *p, size_t n);
 
-#endif /* SCHEDCTL_JSON_OUT_H */
+#endif /* SCHEDCTL_JSON_ESCAPE_H */
