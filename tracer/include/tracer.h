@@ -216,6 +216,21 @@ struct sc_run_result {
  * cases. */
 int sc_run(const struct sc_run_config *cfg, struct sc_run_result *result);
 
+/* Take control of a running process: seize every thread (rescanning
+ * /proc/PID/task until no new one appears), plant the libc breakpoints and
+ * schedule its threads with cfg->policy, using syscall stops instead of a
+ * seccomp filter (a filter could not be removed at detach).  cfg->argv,
+ * envp, cwd and the stdio fds are ignored.  Runs until the process exits,
+ * cfg->cancel becomes non-zero or duration_ms passes (0: no limit), then
+ * removes every breakpoint, completes or restarts any modelled futex wait
+ * and detaches, leaving the process running as before.  Returns 0 when
+ * control was taken (result->verdict says how it ended: pass when still
+ * running or exited 0), -1 with a one-line reason in result->message when
+ * the process could not be attached (no such process, EPERM, already
+ * traced). */
+int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
+	      struct sc_run_result *result);
+
 /* Check that PROGRAM can be run: resolves it through PATH like execvp and
  * checks that it is an executable ELF file.  On success writes the resolved
  * path to resolved (size len) and returns 0; otherwise writes a one-line
