@@ -130,3 +130,56 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
 	t->stop = STOP_EVENT;
 	return sc_regs_fetch(t);
 }
+
+static uint16_t mem_kind(uint8_t access)
+{
+	return access == SC_ACC_READ ? SC_EV_MEM_READ :
+	       access == SC_ACC_WRITE ? SC_EV_MEM_WRITE : SC_EV_MEM_RMW;
+}
+
+/* Plant n memory-event breakpoints whose addresses (sorted, inside
+ * [lo, hi)) are read with a stride from addrs, described by table[i].
+ * One read and one write of the whole range instead of two syscalls per
+ * breakpoint.  Addresses that already have a breakpoint keep it. */
+int sc_bp_add_mem(struct sc_process *p, uint64_t lo, uint64_t hi, size_t n,
+		  const uint64_t *addrs, size_t stride,
+		  struct sc_mem_insn *table)
+{
+	size_t len = (size_t)(hi - lo);
+	uint8_t *text = malloc(len);
+	struct sc_breakpoint *merged = malloc((p->nbps + n) * sizeof(*merged));
+	size_t i = 0, j = 0, k = 0;
+
+	if (!text || !merged || sc_mem_read(p, lo, text, len) < 0) {
+		free(text);
+		free(merged);
+		return -1;
+	}
+#define ADDR(idx) (*(const uint64_t *)((const char *)addrs + (idx) * stride))
+	while (i < p->nbps || j < n) {
+		if (j >= n || (i < p->nbps && p->bps[i].addr <= ADDR(j))) {
+			if (j < n && p->bps[i].addr == ADDR(j))
+				j++;    /* already planted: keep the old one */
+			merged[k++] = p->bps[i++];
+			continue;
+		}
+		uint64_t a = ADDR(j);
+		merged[k++] = (struct sc_breakpoint){ .addr = a,
+			.orig = text[a - lo], .kind = mem_kind(table[j].access),
+			.access = table[j].access, .inserted = true,
+			.name = NULL, .mem = &table[j] };
+		text[a - lo] = INT3;
+		j++;
+	}
+#undef ADDR
+	int rc = sc_mem_write(p, lo, text, len);
+	free(text);
+	if (rc < 0) {
+		free(merged);
+		return -1;
+	}
+	free(p->bps);
+	p->bps = merged;
+	p->nbps = k;
+	return 0;
+}

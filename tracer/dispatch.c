@@ -82,6 +82,8 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 	p->entry_bp = 0;
 	if (sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
+	if (e->cfg->granularity == SC_GRAN_MEM)
+		sc_plant_mem_breakpoints(e, p);
 	if (e->cfg->trace && p == e->main_proc) {
 		struct sc_module *mods;
 		size_t n;
@@ -108,6 +110,15 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 		return;
 	}
 	t->stop = STOP_BREAKPOINT;
+	if (bp->mem) {
+		t->next = (struct sc_event){ .thread = t->logical,
+			.kind = bp->kind, .access = bp->access,
+			.size = bp->mem->size, .pc = bp->addr,
+			.object = sc_mem_effective_address(bp->mem, &t->regs,
+							   bp->addr) };
+		become_ready(e, t);
+		return;
+	}
 	t->next = (struct sc_event){ .thread = t->logical, .kind = bp->kind,
 		.access = bp->access, .object = t->regs.rdi, .pc = bp->addr };
 	/* At the entry, [rsp] is the caller's return address. */

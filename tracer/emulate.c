@@ -12,6 +12,9 @@
 
 #include "internal.h"
 
+static const unsigned long long *sc_reg_slot_const(const struct user_regs_struct *r,
+						   int n);
+
 enum emu_op {
 	EMU_UNKNOWN = 0,    /* not decoded yet */
 	EMU_NONE,           /* cannot emulate: single-step */
@@ -23,6 +26,17 @@ enum emu_op {
 };
 
 static unsigned long long *reg_slot(struct user_regs_struct *r, int n)
+{
+	return (unsigned long long *)sc_reg_slot_const(r, n);
+}
+
+uint64_t sc_reg_value(const struct user_regs_struct *r, int n)
+{
+	return *sc_reg_slot_const(r, n);
+}
+
+static const unsigned long long *sc_reg_slot_const(const struct user_regs_struct *r,
+						   int n)
 {
 	switch (n) {
 	case 0: return &r->rax;
@@ -109,11 +123,75 @@ static void decode(struct sc_breakpoint *bp, const uint8_t *b)
 	}
 }
 
+/* Write the low `size` bytes of v into register n with x86-64 rules:
+ * 32-bit writes zero the upper half, 8/16-bit writes keep it. */
+static void write_reg(struct user_regs_struct *r, int n, uint8_t size,
+		      uint64_t v)
+{
+	unsigned long long *slot = reg_slot(r, n);
+
+	switch (size) {
+	case 8: *slot = v; break;
+	case 4: *slot = (uint32_t)v; break;
+	case 2: *slot = (*slot & ~0xffffull) | (v & 0xffff); break;
+	default: *slot = (*slot & ~0xffull) | (v & 0xff); break;
+	}
+}
+
+static int64_t sign_extend(uint64_t v, uint8_t size)
+{
+	switch (size) {
+	case 1: return (int8_t)v;
+	case 2: return (int16_t)v;
+	case 4: return (int32_t)v;
+	default: return (int64_t)v;
+	}
+}
+
+/* Plain loads and stores of a memory event, executed here. */
+static bool emulate_mem(struct sc_thread *t, struct sc_breakpoint *bp)
+{
+	const struct sc_mem_insn *m = bp->mem;
+	struct user_regs_struct *r = &t->regs;
+	uint64_t ea = sc_mem_effective_address(m, r, bp->addr), v = 0;
+
+	switch (m->emu) {
+	case MEM_EMU_LOAD:
+	case MEM_EMU_LOAD_ZX:
+	case MEM_EMU_LOAD_SX:
+		if (sc_mem_read(t->proc, ea, &v, m->size) < 0)
+			return false;   /* let the CPU fault for real */
+		if (m->emu == MEM_EMU_LOAD_SX)
+			v = (uint64_t)sign_extend(v, m->size);
+		write_reg(r, m->reg, m->reg_size, m->emu == MEM_EMU_LOAD ? v :
+			  (m->reg_size == 4 ? (uint32_t)v : v));
+		break;
+	case MEM_EMU_STORE_REG:
+		v = sc_reg_value(r, m->reg);
+		if (sc_mem_write(t->proc, ea, &v, m->size) < 0)
+			return false;
+		break;
+	case MEM_EMU_STORE_IMM:
+		v = (uint64_t)m->imm;
+		if (sc_mem_write(t->proc, ea, &v, m->size) < 0)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	r->rip += m->len;
+	t->regs_dirty = true;
+	return true;
+}
+
 /* Emulate the instruction at bp for t (stopped with rip == bp->addr).
  * Returns true when done (registers marked dirty, memory written). */
 bool sc_emulate_at_breakpoint(struct sc_thread *t, struct sc_breakpoint *bp)
 {
 	struct user_regs_struct *r = &t->regs;
+
+	if (bp->mem)
+		return emulate_mem(t, bp);
 
 	if (bp->emu_op == EMU_UNKNOWN) {
 		uint8_t b[16];

@@ -223,6 +223,7 @@ static void engine_free(struct sc_engine *e)
 	free(e->view_threads);
 	free(e->view_enabled);
 	free(e->view_map);
+	sc_mem_instrument_free(e);
 	if (e->err_pipe >= 0)
 		close(e->err_pipe);
 }

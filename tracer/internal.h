@@ -38,6 +38,30 @@ enum th_stop {
 	STOP_SYSCALL_EXIT,  /* syscall-exit-stop of a released syscall */
 };
 
+/* A memory-accessing instruction (mem granularity), decoded once. */
+#define SC_REG_NONE (-1)
+#define SC_REG_RIP 16
+enum sc_mem_emu {
+	MEM_EMU_NONE,           /* single-step it */
+	MEM_EMU_LOAD,           /* mov reg, [m] */
+	MEM_EMU_LOAD_ZX,        /* movzx reg, [m] */
+	MEM_EMU_LOAD_SX,        /* movsx/movsxd reg, [m] */
+	MEM_EMU_STORE_REG,      /* mov [m], reg */
+	MEM_EMU_STORE_IMM,      /* mov [m], imm */
+};
+struct sc_mem_insn {
+	uint8_t len;            /* instruction length */
+	uint8_t access;         /* enum sc_access */
+	uint8_t size;           /* bytes accessed */
+	int8_t base, index;     /* register numbers, SC_REG_NONE/SC_REG_RIP */
+	uint8_t scale;
+	int64_t disp;
+	uint8_t emu;            /* enum sc_mem_emu */
+	int8_t reg;             /* register operand of a move */
+	uint8_t reg_size;
+	int64_t imm;
+};
+
 struct sc_breakpoint {
 	uint64_t addr;
 	uint8_t orig;           /* the byte the int3 replaced */
@@ -45,6 +69,7 @@ struct sc_breakpoint {
 	uint8_t access;
 	bool inserted;
 	const char *name;       /* libc function name, for reports */
+	struct sc_mem_insn *mem;        /* mem events; owned by the engine */
 	/* Decoded instruction under the int3 (emulate.c). */
 	uint8_t emu_op, emu_reg, emu_base, emu_len;
 	int32_t emu_disp;
@@ -148,6 +173,9 @@ struct sc_engine {
 
 	bool finished;                  /* verdict decided */
 	bool no_emulation;              /* SCHEDCTL_NO_EMULATION: always single-step */
+	/* Decoded memory instructions, one array per planting. */
+	struct sc_mem_insn **mem_tables;
+	size_t nmem_tables;
 	bool diverged;
 
 	/* scratch for views and wake lists */
@@ -186,9 +214,32 @@ struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
 void sc_bp_clear(struct sc_process *p);
 int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
+int sc_bp_add_mem(struct sc_process *p, uint64_t lo, uint64_t hi, size_t n,
+		  const uint64_t *addrs, size_t stride,
+		  struct sc_mem_insn *table);
 
 /* ---- emulate.c ---- */
 bool sc_emulate_at_breakpoint(struct sc_thread *t, struct sc_breakpoint *bp);
+uint64_t sc_reg_value(const struct user_regs_struct *r, int n);
+
+/* ---- dwarf_lines.c ---- */
+struct sc_addr_range { uint64_t lo, hi; };
+struct sc_addr_ranges {
+	struct sc_addr_range *v;
+	size_t n, cap;
+};
+int sc_dwarf_source_ranges(const char *path, const char *const *sources,
+			   struct sc_addr_ranges *out);
+bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr);
+void sc_addr_ranges_free(struct sc_addr_ranges *r);
+
+/* ---- mem_decode.c / mem_instrument.c ---- */
+struct cs_insn;
+bool sc_mem_describe(const struct cs_insn *in, struct sc_mem_insn *m);
+uint64_t sc_mem_effective_address(const struct sc_mem_insn *m,
+				  const struct user_regs_struct *r, uint64_t pc);
+int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p);
+void sc_mem_instrument_free(struct sc_engine *e);
 
 /* ---- libc_syms.c ---- */
 int sc_plant_libc_breakpoints(struct sc_process *p);

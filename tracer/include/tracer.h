@@ -185,6 +185,12 @@ struct sc_run_config {
 	uint32_t slice_us;              /* run time before PTRACE_INTERRUPT; 0: 2000 */
 	bool eager_timeouts;            /* timed waits may time out any time */
 	enum sc_granularity granularity;
+	/* mem granularity: shared objects to instrument besides the main
+	 * executable (file name prefixes, e.g. "libfoo"), and source files
+	 * to limit instrumentation to (DWARF line tables).  NULL-terminated,
+	 * may be NULL. */
+	const char *const *instrument_modules;
+	const char *const *instrument_sources;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */

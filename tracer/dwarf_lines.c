@@ -1,0 +1,115 @@
+/* dwarf_lines.c - which code addresses of a module come from given source
+ * files (--instrument-source), from the DWARF line tables via libdwarf.
+ *
+ * A source matches when the line table's file name equals it or ends with
+ * "/" + it, so "deque.c" and "src/deque.c" both work.
+ */
+#include <dwarf.h>
+#include <libdwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool source_matches(const char *file, const char *const *sources)
+{
+	size_t fl = strlen(file);
+
+	for (const char *const *s = sources; *s; s++) {
+		size_t sl = strlen(*s);
+		if (strcmp(file, *s) == 0)
+			return true;
+		if (fl > sl && file[fl - sl - 1] == '/' &&
+		    strcmp(file + fl - sl, *s) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int push_range(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return 0;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct sc_addr_range *nv = realloc(r->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		r->v = nv;
+		r->cap = cap;
+	}
+	r->v[r->n].lo = lo;
+	r->v[r->n].hi = hi;
+	r->n++;
+	return 0;
+}
+
+/* Rows of one CU's line table: [addr_i, addr_i+1) belongs to file_i. */
+static void cu_ranges(Dwarf_Die cu, const char *const *sources,
+		      struct sc_addr_ranges *out)
+{
+	Dwarf_Unsigned version;
+	Dwarf_Small count;
+	Dwarf_Line_Context ctx;
+	Dwarf_Line *lines;
+	Dwarf_Signed n;
+
+	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
+		return;
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
+		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
+			Dwarf_Addr a, b;
+			Dwarf_Bool end = 0;
+			char *file = NULL;
+			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
+				continue;
+			if (dwarf_lineaddr(lines[i], &a, NULL) != DW_DLV_OK ||
+			    dwarf_lineaddr(lines[i + 1], &b, NULL) != DW_DLV_OK ||
+			    dwarf_linesrc(lines[i], &file, NULL) != DW_DLV_OK)
+				continue;
+			if (source_matches(file, sources))
+				push_range(out, a, b);
+		}
+	}
+	dwarf_srclines_dealloc_b(ctx);
+}
+
+int sc_dwarf_source_ranges(const char *path, const char *const *sources,
+			   struct sc_addr_ranges *out)
+{
+	Dwarf_Debug dbg;
+
+	memset(out, 0, sizeof(*out));
+	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
+			    NULL, NULL, &dbg, NULL, 0, NULL, NULL) != DW_DLV_OK)
+		return -1;   /* no debug info: nothing matches */
+	for (;;) {
+		Dwarf_Unsigned next;
+		Dwarf_Half cu_type;
+		Dwarf_Die cu = NULL;
+		if (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL,
+					   NULL, NULL, NULL, &next, &cu_type,
+					   NULL) != DW_DLV_OK)
+			break;
+		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK)
+			continue;
+		cu_ranges(cu, sources, out);
+		dwarf_dealloc_die(cu);
+	}
+	dwarf_finish(dbg, NULL);
+	return 0;
+}
+
+bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (addr >= r->v[i].lo && addr < r->v[i].hi)
+			return true;
+	return false;
+}
+
+void sc_addr_ranges_free(struct sc_addr_ranges *r)
+{
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,226 @@
+/* mem_instrument.c - `--granularity mem`: a breakpoint on every
+ * instruction of the chosen modules that touches non-stack memory.
+ *
+ * Chosen modules: the main executable, plus shared objects named with
+ * --instrument (matched against the start of the file name), optionally
+ * limited to the instructions of some source files (--instrument-source,
+ * through the DWARF line tables).  Runs when the target reaches its entry
+ * point, so shared objects are mapped by then.  The int3s of a module are
+ * written with one read and one write of its text.
+ */
+#include <capstone/capstone.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct mem_site {
+	uint64_t addr;
+	struct sc_mem_insn insn;
+};
+
+struct site_vec {
+	struct mem_site *v;
+	size_t n, cap;
+};
+
+static int push_site(struct site_vec *s, uint64_t addr,
+		     const struct sc_mem_insn *m)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct mem_site *nv = realloc(s->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		s->v = nv;
+		s->cap = cap;
+	}
+	s->v[s->n].addr = addr;
+	s->v[s->n].insn = *m;
+	s->n++;
+	return 0;
+}
+
+static bool skipped_section(const char *name)
+{
+	/* PLT stubs read the GOT on every library call: not program data. */
+	return !name || strncmp(name, ".plt", 4) == 0 || strcmp(name, ".init") == 0;
+}
+
+static void scan_section(csh cs, const uint8_t *code, size_t size,
+			 uint64_t vaddr, uint64_t bias,
+			 const struct sc_addr_ranges *only, struct site_vec *out)
+{
+	cs_insn *in = cs_malloc(cs);
+	const uint8_t *p = code;
+	uint64_t a = vaddr;
+	struct sc_mem_insn m;
+
+	if (!in)
+		return;
+	while (size > 0) {
+		if (!cs_disasm_iter(cs, &p, &size, &a, in)) {
+			/* Data in text or an unknown opcode: resync a byte on. */
+			p++;
+			size--;
+			a++;
+			continue;
+		}
+		if (only && !sc_addr_ranges_contain(only, in->address))
+			continue;
+		if (sc_mem_describe(in, &m))
+			push_site(out, bias + in->address, &m);
+	}
+	cs_free(in, 1);
+}
+
+static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
+		       struct site_vec *out)
+{
+	const char *const *sources = e->cfg->instrument_sources;
+	struct sc_addr_ranges only = { 0 };
+	bool filtered = sources && sources[0];
+	csh cs;
+
+	if (filtered && sc_dwarf_source_ranges(path, sources, &only) < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		sc_addr_ranges_free(&only);
+		return -1;
+	}
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx) ||
+	    cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		sc_addr_ranges_free(&only);
+		return -1;
+	}
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	uint64_t bias = eh.e_type == ET_DYN ? base : 0;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (skipped_section(elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (d && d->d_buf)
+			scan_section(cs, d->d_buf, d->d_size, sh.sh_addr, bias,
+				     filtered ? &only : NULL, out);
+	}
+	cs_close(&cs);
+	elf_end(elf);
+	close(fd);
+	sc_addr_ranges_free(&only);
+	return 0;
+}
+
+/* Path and load base of the mapped file whose name is `want` (a full
+ * path) or starts with it (a library name such as "libfoo"). */
+static int find_module(pid_t pid, const char *want, bool by_name, char *path,
+		       size_t len, uint64_t *base)
+{
+	char maps[64], line[4200];
+	int rc = -1;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (rc < 0 && fgets(line, sizeof(line), f)) {
+		unsigned long start, off;
+		char file[4096] = "";
+		if (sscanf(line, "%lx-%*x %*s %lx %*s %*s %4095[^\n]", &start,
+			   &off, file) < 3 || off != 0 || file[0] != '/')
+			continue;
+		const char *b = strrchr(file, '/') + 1;
+		if (by_name ? strncmp(b, want, strlen(want)) != 0
+			    : strcmp(file, want) != 0)
+			continue;
+		snprintf(path, len, "%s", file);
+		*base = start;
+		rc = 0;
+	}
+	fclose(f);
+	return rc;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct mem_site *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Turn the collected sites into breakpoints of p, writing the int3s. */
+static int plant_sites(struct sc_engine *e, struct sc_process *p,
+		       struct site_vec *s)
+{
+	if (s->n == 0)
+		return 0;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_site);
+	struct sc_mem_insn *table = malloc(s->n * sizeof(*table));
+	struct sc_mem_insn **nt = realloc(e->mem_tables,
+					  (e->nmem_tables + 1) * sizeof(*nt));
+	if (!table || !nt) {
+		free(table);
+		if (nt)
+			e->mem_tables = nt;
+		return -1;
+	}
+	e->mem_tables = nt;
+	e->mem_tables[e->nmem_tables++] = table;
+	for (size_t i = 0; i < s->n; i++)
+		table[i] = s->v[i].insn;
+	return sc_bp_add_mem(p, s->v[0].addr, s->v[s->n - 1].addr + 1, s->n,
+			     &s->v[0].addr, sizeof(s->v[0]), table);
+}
+
+int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p)
+{
+	struct site_vec sites = { 0 };
+	char exe[PATH_MAX], link[64], path[4096];
+	uint64_t base;
+	int planted = 0;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)p->pid);
+	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		if (find_module(p->pid, exe, false, path, sizeof(path), &base) == 0) {
+			scan_module(e, path, base, &sites);
+			planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
+		}
+	}
+	for (const char *const *m = e->cfg->instrument_modules; m && *m; m++) {
+		sites.n = 0;
+		if (find_module(p->pid, *m, true, path, sizeof(path), &base) < 0)
+			continue;
+		scan_module(e, path, base, &sites);
+		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
+	}
+	free(sites.v);
+	return planted;
+}
+
+void sc_mem_instrument_free(struct sc_engine *e)
+{
+	for (size_t i = 0; i < e->nmem_tables; i++)
+		free(e->mem_tables[i]);
+	free(e->mem_tables);
+	e->mem_tables = NULL;
+	e->nmem_tables = 0;
+}
