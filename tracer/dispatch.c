@@ -29,7 +29,8 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->slice_deadline_us = now + slice;
 	t->resumed_us = now;
 	t->cpu_ns_at_resume = 0;   /* read lazily: /proc costs ~15 us */
-	t->released_quick = request == PTRACE_SYSCALL;
+	t->released = request == PTRACE_SYSCALL;
+	t->released_quick = t->released;
 	t->quick_deadline_us = now + QUICK_RETURN_US;
 	e->running = t;
 	sc_resume(t, request);
@@ -253,10 +254,12 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 {
 	t->stop = STOP_SYSCALL_EXIT;
-	if (!t->controlled) {
+	if (!t->controlled || !t->released) {
+		/* attached: the exit of a syscall that was not released */
 		resume_free(t);
 		return;
 	}
+	t->released = false;
 	if (e->running == t && t->released_quick) {
 		/* Came back within the window: not a scheduling point. */
 		t->released_quick = false;
@@ -305,6 +308,36 @@ static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 	become_ready(e, t);
 }
 
+static bool trapped_syscall(long nr)
+{
+	const int *list;
+	int n = sc_seccomp_trapped_syscalls(&list);
+
+	for (int i = 0; i < n; i++)
+		if (list[i] == nr)
+			return true;
+	return false;
+}
+
+/* Attached processes: a syscall stop is an entry (a scheduling point when
+ * the syscall is one the seccomp filter would trap) or an exit. */
+static void on_syscall_stop(struct sc_engine *e, struct sc_thread *t)
+{
+	struct __ptrace_syscall_info info;
+
+	if (!t->proc->syscall_stops || !t->controlled ||
+	    ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, sizeof(info), &info) <= 0 ||
+	    info.op != PTRACE_SYSCALL_INFO_ENTRY) {
+		on_syscall_exit(e, t);
+		return;
+	}
+	if (!trapped_syscall((long)info.entry.nr) || e->exiting) {
+		resume_free(t);
+		return;
+	}
+	on_seccomp(e, t);
+}
+
 void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 {
 	struct sc_thread *t = sc_thread_by_tid(e, tid);
@@ -325,7 +358,7 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 		on_seccomp(e, t);
 		break;
 	case WS_SYSCALL:
-		on_syscall_exit(e, t);
+		on_syscall_stop(e, t);
 		break;
 	case WS_CLONE:
 		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);

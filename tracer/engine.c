@@ -40,7 +40,13 @@ static bool check_limits(struct sc_engine *e)
 	const struct sc_run_config *cfg = e->cfg;
 	struct sc_run_result *r = e->res;
 
-	if (cfg->cancel && *cfg->cancel) {
+	if (cfg->cancel && *cfg->cancel && e->attached) {
+		r->verdict = SC_VERDICT_PASS;
+		snprintf(r->message, sizeof(r->message), "detached on request "
+			 "after %llu events; the process keeps running",
+			 (unsigned long long)e->step);
+		e->finished = true;
+	} else if (cfg->cancel && *cfg->cancel) {
 		r->verdict = SC_VERDICT_ERROR;
 		snprintf(r->message, sizeof(r->message), "interrupted");
 		e->finished = true;
@@ -49,6 +55,14 @@ static bool check_limits(struct sc_engine *e)
 		snprintf(r->message, sizeof(r->message),
 			 "hang: step budget of %llu scheduling events exhausted",
 			 (unsigned long long)cfg->max_steps);
+		e->finished = true;
+	} else if (e->deadline_us && sc_now_us() >= e->deadline_us &&
+		   e->attached) {
+		r->verdict = SC_VERDICT_PASS;
+		snprintf(r->message, sizeof(r->message),
+			 "detached after %.3g s and %llu events; the process "
+			 "keeps running", (sc_now_us() - e->start_us) / 1e6,
+			 (unsigned long long)e->step);
 		e->finished = true;
 	} else if (e->deadline_us && sc_now_us() >= e->deadline_us) {
 		r->verdict = SC_VERDICT_HANG;
@@ -166,7 +180,7 @@ static void exec_error(struct sc_engine *e, struct sc_run_result *r)
 	}
 }
 
-static void verdict_from_status(struct sc_engine *e)
+void sc_verdict_from_status(struct sc_engine *e)
 {
 	struct sc_run_result *r = e->res;
 	int st = e->main_status;
@@ -212,7 +226,7 @@ static void verdict_from_status(struct sc_engine *e)
 	}
 }
 
-static void engine_free(struct sc_engine *e)
+void sc_engine_free(struct sc_engine *e)
 {
 	while (e->nthreads)
 		sc_thread_remove(e, e->threads[e->nthreads - 1]);
@@ -228,7 +242,7 @@ static void engine_free(struct sc_engine *e)
 		close(e->err_pipe);
 }
 
-static int pin_cpu(int cpu, cpu_set_t *saved)
+int sc_pin_cpu(int cpu, cpu_set_t *saved)
 {
 	cpu_set_t one;
 
@@ -241,7 +255,7 @@ static int pin_cpu(int cpu, cpu_set_t *saved)
 	return sched_setaffinity(0, sizeof(one), &one);
 }
 
-static void engine_loop(struct sc_engine *e)
+void sc_engine_loop(struct sc_engine *e)
 {
 	while (!e->finished) {
 		if (e->running) {
@@ -285,7 +299,7 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
-	bool pinned = pin_cpu(cfg->cpu, &saved_cpus) == 0 && cfg->cpu >= 0;
+	bool pinned = sc_pin_cpu(cfg->cpu, &saved_cpus) == 0 && cfg->cpu >= 0;
 
 	e.no_emulation = getenv("SCHEDCTL_NO_EMULATION") != NULL;
 	e.start_us = sc_now_us();
@@ -317,18 +331,18 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 	t0->interrupt_sent = true;   /* never preempt the pre-exec child */
 	e.running = t0;
 
-	engine_loop(&e);
+	sc_engine_loop(&e);
 
 	if (!e.finished && e.main_done)
-		verdict_from_status(&e);
+		sc_verdict_from_status(&e);
 	kill_everything(&e);
 	if (res->verdict == SC_VERDICT_UNKNOWN && e.main_done)
-		verdict_from_status(&e);
+		sc_verdict_from_status(&e);
 out:
 	res->steps = e.step;
 	res->threads = e.next_logical;
 	res->wall_us = sc_now_us() - e.start_us;
-	engine_free(&e);
+	sc_engine_free(&e);
 	if (pinned)
 		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);
 	/* Drop a SIGCHLD left pending by our children before unblocking. */

@@ -137,6 +137,7 @@ static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
 	}
 	t->state = TH_BLOCKED;
 	t->wait_addr = addr;
+	t->wait_val = expected;
 	t->wait_bitset = bitset;
 	t->wait_timed = t->regs.r10 != 0;
 	t->wait_seq = ++e->wait_seq;
@@ -264,10 +265,29 @@ void sc_futex_execute(struct sc_engine *e, struct sc_thread *t)
 	}
 }
 
+/* Attached processes: threads created before we came have a
+ * clear_child_tid we never saw.  When one dies, release the modelled
+ * waiters whose futex word the kernel changed (a spurious wake-up is
+ * always allowed; callers re-check). */
+static void wake_changed_words(struct sc_engine *e)
+{
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *w = e->threads[i];
+		uint32_t cur;
+		if (!w->controlled || w->state != TH_BLOCKED)
+			continue;
+		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) == 0 &&
+		    cur != w->wait_val)
+			release_waiter(e, w);
+	}
+}
+
 /* A thread with CLONE_CHILD_CLEARTID died: the kernel wrote 0 there and
  * woke one waiter (mm_release); do the same for modelled waiters. */
 void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead)
 {
 	if (dead->clear_child_tid)
 		sc_wake_waiters(e, dead, dead->clear_child_tid, BITSET_ANY, 1);
+	else if (e->attached)
+		wake_changed_words(e);
 }

@@ -84,6 +84,8 @@ struct sc_process {
 	size_t nbps;
 	uint64_t entry_bp;      /* program entry breakpoint, 0 when none */
 	bool libc_ready;        /* sync breakpoints planted for this image */
+	bool syscall_stops;     /* attached: no seccomp filter, resume with
+				 * PTRACE_SYSCALL and classify entry stops */
 };
 
 struct sc_thread {
@@ -105,6 +107,7 @@ struct sc_thread {
 
 	/* Modelled futex wait. */
 	uint64_t wait_addr;
+	uint32_t wait_val;              /* the value FUTEX_WAIT expected */
 	uint32_t wait_bitset;
 	bool wait_timed;
 	uint64_t wait_seq;              /* wake order: oldest first */
@@ -128,6 +131,9 @@ struct sc_thread {
 	/* A released syscall gets a short window to return before the thread
 	 * counts as blocked in the kernel: quick calls (a write to a file)
 	 * then stay deterministic steps. */
+	bool released;                  /* in a released syscall: its exit
+					 * stop is an event (or the end of
+					 * the quick window) */
 	bool released_quick;
 	uint64_t quick_deadline_us;
 };
@@ -162,6 +168,7 @@ struct sc_engine {
 	uint64_t start_us;
 	uint64_t deadline_us;           /* 0: none */
 	bool exiting;                   /* the main process is dying */
+	bool attached;                  /* sc_attach: syscall stops, detach at the end */
 
 	/* Crash candidate, recorded at the fatal signal's delivery stop. */
 	bool fault_seen;
@@ -313,6 +320,13 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request);
 /* ---- schedule.c ---- */
 void sc_schedule_one(struct sc_engine *e);
 void sc_emit_event(struct sc_engine *e, struct sc_event *ev);
+
+/* ---- engine.c ---- */
+void sc_engine_loop(struct sc_engine *e);
+void sc_verdict_from_status(struct sc_engine *e);
+void sc_engine_free(struct sc_engine *e);
+#include <sched.h>
+int sc_pin_cpu(int cpu, cpu_set_t *saved);
 
 /* ---- deadlock.c ---- */
 void sc_report_deadlock(struct sc_engine *e);

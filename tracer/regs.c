@@ -39,6 +39,10 @@ int sc_resume(struct sc_thread *t, int request)
 	}
 	if (sc_regs_flush(t) < 0)
 		return -1;
+	/* Attached processes have no seccomp filter: syscall stops are how
+	 * their scheduling points are seen. */
+	if (request == PTRACE_CONT && t->proc->syscall_stops && t->controlled)
+		request = PTRACE_SYSCALL;
 	int sig = t->pending_signal;
 	t->pending_signal = 0;
 	t->stop = STOP_NONE;

@@ -240,6 +240,12 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.has_run_index = true;
 	h.run_index = hdr->run_index;
 	h.granularity = (char *)hdr->granularity;
+	for (char *const *m = hdr->instrument_modules; m && *m; m++)
+		h.n_instrument_modules++;
+	h.instrument_modules = (char **)hdr->instrument_modules;
+	for (char *const *m = hdr->instrument_sources; m && *m; m++)
+		h.n_instrument_sources++;
+	h.instrument_sources = (char **)hdr->instrument_sources;
 	h.has_max_steps = true;
 	h.max_steps = hdr->max_steps;
 	h.has_timeout_ms = true;

@@ -257,6 +257,8 @@ struct sc_trace_header {
 	uint64_t base_seed;
 	uint32_t run_index;
 	const char *granularity;
+	char *const *instrument_modules;    /* NULL-terminated or NULL */
+	char *const *instrument_sources;
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;
