@@ -138,6 +138,27 @@ fail:
 	return -1;
 }
 
+/* A NULL-terminated copy of n strings. */
+static int dup_strv(struct loader *ld, char ***out, char **v, size_t n)
+{
+	char **c = calloc(n + 1, sizeof(*c));
+
+	if (!c)
+		return oom(ld);
+	*out = c;
+	for (size_t i = 0; i < n; i++)
+		if (dup_str(ld, &c[i], v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 static int take_header(struct loader *ld, const Sctrace__Header *h)
 {
 	struct sc_trace *t = ld->t;
@@ -146,6 +167,11 @@ static int take_header(struct loader *ld, const Sctrace__Header *h)
 	    dup_str(ld, &t->strategy, h->strategy) < 0 ||
 	    dup_str(ld, &t->strategy_params, h->strategy_params) < 0 ||
 	    dup_str(ld, &t->granularity, h->granularity) < 0)
+		return -1;
+	if (dup_strv(ld, &t->instrument_modules, h->instrument_modules,
+		     h->n_instrument_modules) < 0 ||
+	    dup_strv(ld, &t->instrument_sources, h->instrument_sources,
+		     h->n_instrument_sources) < 0)
 		return -1;
 	t->argv = calloc(h->n_argv + 1, sizeof(*t->argv));
 	if (!t->argv)
@@ -507,6 +533,8 @@ void sc_trace_free(struct sc_trace *t)
 	free(t->strategy);
 	free(t->strategy_params);
 	free(t->granularity);
+	free_strv(t->instrument_modules);
+	free_strv(t->instrument_sources);
 	free_modules(t->modules, t->nmodules);
 	free(t->events);
 	free(t->wake_pool);

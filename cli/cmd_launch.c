@@ -28,7 +28,9 @@ static const char launch_usage[] =
 "strategy, and report the runs that fail (crash, assert, non-zero exit,\n"
 "deadlock, hang).\n"
 "\n"
-"  -s, --strategy NAME     random or native (default: " SC_DEFAULT_STRATEGY ")\n"
+"  -s, --strategy NAME     random, pct, pos, pos-rw or native\n"
+"                          (default: " SC_DEFAULT_STRATEGY ")\n"
+"      --depth D           pct: the bug depth to aim at, 1 to 64 (default 3)\n"
 "  -n, --runs N            number of runs (default 100)\n"
 "      --seed S            base seed, decimal or 0x hex (default: random)\n"
 "      --max-steps N       scheduling steps per run before a hang\n"
@@ -43,22 +45,34 @@ static const char launch_usage[] =
 "      --json              print one JSON object instead of the report\n"
 "      --timeouts MODE     lazy (default: timed waits expire only when no\n"
 "                          other thread can run) or eager\n"
-"      --granularity G     scheduling points: sync (default; mem: not\n"
-"                          supported yet)\n"
+"      --granularity G     scheduling points: sync (default: thread,\n"
+"                          futex and libc synchronisation calls) or mem\n"
+"                          (also every shared-memory access of the\n"
+"                          instrumented code)\n"
+"      --instrument MODULE with mem: also instrument the shared object\n"
+"                          whose file name starts with MODULE (repeatable)\n"
+"      --instrument-source FILE  with mem: only instructions from source\n"
+"                          FILE (DWARF line tables; repeatable)\n"
 "      --slice-us N        advanced: microseconds a thread may run without\n"
 "                          a scheduling point before it is preempted\n"
 "                          (default 2000)\n"
 "      --socket PATH       daemon control socket\n"
 "  -h, --help              show this help and exit\n"
 "\n"
-"Not supported yet: --jobs, --shard, --detach.\n"
+"      --jobs J            run J runs at once, each job pinned with its\n"
+"                          program to its own CPU (default: the number of\n"
+"                          CPUs); same results as --jobs 1\n"
+"      --shard I/N         run only shard I of N: the runs r with\n"
+"                          (r - 1) % N == I - 1 (same seeds as unsharded)\n"
+"      --detach            print the session id and return at once; the\n"
+"                          session goes on (schedctl status, results, stop)\n"
 "Exit status: 0 no bug, 1 bug found, 2 usage error, 3 the tool or the\n"
 "program could not run.\n";
 
 enum {
 	OPT_SEED = 2000, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_KEEP_GOING, OPT_OUT,
 	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
-	OPT_DETACH, OPT_KEEP_TRACES,
+	OPT_DETACH, OPT_KEEP_TRACES, OPT_DEPTH, OPT_INSTRUMENT, OPT_INSTRUMENT_SRC,
 };
 
 static const struct option launch_opts[] = {
@@ -77,14 +91,23 @@ static const struct option launch_opts[] = {
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "detach", no_argument, NULL, OPT_DETACH },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "instrument", required_argument, NULL, OPT_INSTRUMENT },
+	{ "instrument-source", required_argument, NULL, OPT_INSTRUMENT_SRC },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+#define MAX_INSTRUMENT 64
+
 struct launch_opts {
 	Scctl__LaunchRequest req;
+	char *modules[MAX_INSTRUMENT];      /* --instrument */
+	char *sources[MAX_INSTRUMENT];      /* --instrument-source */
 	bool json;
+	uint32_t depth;             /* --depth, 0 when not given */
+	char params[32];            /* strategy_params built from it */
 };
 
 static int check_strategy(const char *name)
@@ -160,19 +183,48 @@ static int parse_one(int c, struct launch_opts *o)
 		req->eager_timeouts = strcmp(optarg, "eager") == 0;
 		return 0;
 	case OPT_GRAN:
-		if (strcmp(optarg, "mem") == 0)
-			return cli_usage_error("--granularity mem: not supported yet");
-		if (strcmp(optarg, "sync"))
+		if (strcmp(optarg, "sync") && strcmp(optarg, "mem"))
 			return cli_usage_error("--granularity: unknown value '%s' "
-					       "(known: sync)", optarg);
+					       "(known: sync, mem)", optarg);
 		req->granularity = optarg;
 		return 0;
+	case OPT_INSTRUMENT:
+		if (req->n_instrument_modules >= MAX_INSTRUMENT)
+			return cli_usage_error("--instrument: at most %d modules",
+					       MAX_INSTRUMENT);
+		o->modules[req->n_instrument_modules++] = optarg;
+		req->instrument_modules = o->modules;
+		return 0;
+	case OPT_INSTRUMENT_SRC:
+		if (req->n_instrument_sources >= MAX_INSTRUMENT)
+			return cli_usage_error("--instrument-source: at most %d "
+					       "files", MAX_INSTRUMENT);
+		o->sources[req->n_instrument_sources++] = optarg;
+		req->instrument_sources = o->sources;
+		return 0;
 	case OPT_JOBS:
-		return cli_usage_error("--jobs: not supported yet");
+		if (cli_parse_u32("--jobs", optarg, &req->jobs) < 0)
+			return EXIT_USAGE;
+		if (req->jobs < 1 || req->jobs > 256)
+			return cli_usage_error("--jobs: must be from 1 to 256");
+		req->has_jobs = 1;
+		return 0;
 	case OPT_SHARD:
-		return cli_usage_error("--shard: not supported yet");
+		if (cli_parse_shard(optarg, &req->shard_index,
+				    &req->shard_count) < 0)
+			return EXIT_USAGE;
+		req->has_shard_index = req->has_shard_count = 1;
+		return 0;
 	case OPT_DETACH:
-		return cli_usage_error("--detach: not supported yet");
+		req->has_detach = req->detach = 1;
+		return 0;
+	case OPT_DEPTH:
+		if (cli_parse_u32("--depth", optarg, &o->depth) < 0)
+			return EXIT_USAGE;
+		if (o->depth < 1 || o->depth > SC_PCT_MAX_DEPTH)
+			return cli_usage_error("--depth: must be from 1 to %d",
+					       SC_PCT_MAX_DEPTH);
+		return 0;
 	case OPT_SOCKET:
 		cli_socket = optarg;
 		return 0;
@@ -189,8 +241,9 @@ static uint64_t fresh_seed(void)
 	return s;
 }
 
-/* Read replies until the summary; returns the exit status. */
-static int stream_replies(int fd, struct launch_report *rep)
+/* Read replies until the summary; returns the exit status.  --detach:
+ * until the session id, which is printed. */
+static int stream_replies(int fd, struct launch_report *rep, bool detach)
 {
 	for (;;) {
 		Scctl__Reply *r = cli_recv(fd);
@@ -198,7 +251,17 @@ static int stream_replies(int fd, struct launch_report *rep)
 
 		if (!r) {
 			report_clear_progress(rep);
+			if (cli_interrupted)
+				return cli_report_interrupted(rep->session);
 			return EXIT_FAIL;
+		}
+		if (detach && r->session) {
+			if (rep->json)
+				printf("{\"session\": \"%s\"}\n", r->session);
+			else
+				printf("%s\n", r->session);
+			scctl__reply__free_unpacked(r, NULL);
+			return EXIT_NO_BUG;
 		}
 		if (r->notice) {
 			report_clear_progress(rep);
@@ -252,6 +315,12 @@ int cmd_launch(int argc, char **argv)
 		if (code)
 			return code;
 	}
+	if (o.depth) {
+		if (!o.req.strategy || strcmp(o.req.strategy, "pct") != 0)
+			return cli_usage_error("--depth: only for -s pct");
+		snprintf(o.params, sizeof(o.params), "depth=%u", o.depth);
+		o.req.strategy_params = o.params;
+	}
 	if (optind >= argc)
 		return cli_usage_error("launch: no program given (schedctl launch "
 				       "[OPTIONS] -- PROGRAM [ARGS...])");
@@ -292,7 +361,7 @@ int cmd_launch(int argc, char **argv)
 	rep.strategy = o.req.strategy ? o.req.strategy : SC_DEFAULT_STRATEGY;
 	rep.seed = o.req.seed;
 	rep.json = o.json;
-	rep.progress = !o.json && isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+	rep.progress = !o.json && isatty(STDERR_FILENO);
 
 	fd = cli_connect(true, NULL);
 	if (fd < 0) {
@@ -300,8 +369,10 @@ int cmd_launch(int argc, char **argv)
 		free(args);
 		return EXIT_FAIL;
 	}
+	if (!o.req.detach)
+		cli_stop_on_interrupt(fd);
 	code = cli_send(fd, &req, NULL, 0) < 0 ? EXIT_FAIL
-	       : stream_replies(fd, &rep);
+	       : stream_replies(fd, &rep, o.req.detach);
 	close(fd);
 	report_launch_free(&rep);
 	free(o.req.env);

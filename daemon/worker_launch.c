@@ -21,7 +21,9 @@
 #include "log.h"
 #include "reply.h"
 #include "seeds.h"
+#include "jobs.h"
 #include "session_dir.h"
+#include "store.h"
 #include "strf.h"
 #include "strategy/strategy.h"
 #include "worker.h"
@@ -41,6 +43,13 @@ struct launch {
 	const char *strategy_name;
 	const char *params;
 	struct sc_session session;
+	/* The session's index row and its runs (jobs.h). */
+	struct sc_store *store;
+	uint32_t *plan;                 /* run numbers of this launch/shard */
+	size_t nplan;
+	uint32_t njobs;
+	/* What the strategy learnt over the runs so far (PCT's k). */
+	struct sc_strategy_session learnt;
 	char program[4096];             /* resolved argv[0] */
 	char **argv, **envp;
 	uint64_t env_digest;
@@ -50,6 +59,8 @@ struct launch {
 	uint32_t timeout_ms;
 	enum keep_traces keep;
 	int cpu;
+	enum sc_granularity granularity;
+	char **modules, **sources;      /* NULL-terminated copies */
 	/* results */
 	uint32_t completed, failing;
 	int32_t first_bug_run;
@@ -98,19 +109,31 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 		return 2;
 	}
 	L->params = req->strategy_params ? req->strategy_params : "";
-	if (strcmp(gran, "mem") == 0) {
-		sc_strf(err, errlen, "--granularity mem: not supported yet");
-		return 2;
-	}
-	if (*gran && strcmp(gran, "sync") != 0) {
-		sc_strf(err, errlen, "unknown granularity '%s' (known: sync)",
+	if (*gran && strcmp(gran, "sync") != 0 && strcmp(gran, "mem") != 0) {
+		sc_strf(err, errlen, "unknown granularity '%s' (known: sync, mem)",
 			 gran);
 		return 2;
 	}
-	if ((req->has_jobs && req->jobs > 1) ||
-	    (req->has_shard_count && req->shard_count > 1)) {
-		sc_strf(err, errlen, "--%s: not supported yet",
-			 req->has_jobs && req->jobs > 1 ? "jobs" : "shard");
+	L->granularity = strcmp(gran, "mem") == 0 ? SC_GRAN_MEM : SC_GRAN_SYNC;
+	if ((req->n_instrument_modules || req->n_instrument_sources) &&
+	    L->granularity != SC_GRAN_MEM) {
+		sc_strf(err, errlen, "--instrument and --instrument-source need "
+			 "--granularity mem");
+		return 2;
+	}
+	L->modules = sc_strv(req->instrument_modules,
+				 req->n_instrument_modules);
+	L->sources = sc_strv(req->instrument_sources,
+				 req->n_instrument_sources);
+	if (!L->modules || !L->sources) {
+		sc_strf(err, errlen, "out of memory");
+		return 3;
+	}
+	if (req->has_shard_count && req->shard_count > 0 &&
+	    (!req->has_shard_index || req->shard_index < 1 ||
+	     req->shard_index > req->shard_count)) {
+		sc_strf(err, errlen, "--shard %u/%u: I must be between 1 and N",
+			 req->shard_index, req->shard_count);
 		return 2;
 	}
 	if (!*keep || strcmp(keep, "failing") == 0)
@@ -135,7 +158,7 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 	if (L->strategy->create) {
 		struct sc_policy p;
 
-		if (L->strategy->create(L->params, 0, 1, &p, why,
+		if (L->strategy->create(L->params, 0, 1, NULL, &p, why,
 					sizeof(why)) < 0) {
 			sc_strf(err, errlen, "%s", why);
 			return 2;
@@ -207,7 +230,7 @@ static int write_params(struct launch *L, char *err, size_t errlen)
 	P("max_steps", steps);
 	P("timeout_ms", tmo);
 	P("slice_us", slice);
-	P("granularity", "sync");
+	P("granularity", L->granularity == SC_GRAN_MEM ? "mem" : "sync");
 	P("timeouts", req->eager_timeouts ? "eager" : "lazy");
 	P("keep_going", req->keep_going ? "1" : "0");
 	P("keep_traces", L->keep == KEEP_ALL ? "all"
@@ -246,8 +269,8 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	char why[1024];
 
 	memset(res, 0, sizeof(*res));
-	if (controlled && L->strategy->create(L->params, seed, r, &policy, why,
-					      sizeof(why)) < 0) {
+	if (controlled && L->strategy->create(L->params, seed, r, &L->learnt,
+					      &policy, why, sizeof(why)) < 0) {
 		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s", r, why);
 		return -1;
 	}
@@ -262,7 +285,10 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.seed = seed,
 			.base_seed = L->base_seed,
 			.run_index = r,
-			.granularity = "sync",
+			.granularity = L->granularity == SC_GRAN_MEM ? "mem"
+								      : "sync",
+			.instrument_modules = L->modules,
+			.instrument_sources = L->sources,
 			.max_steps = L->max_steps,
 			.timeout_ms = L->timeout_ms,
 			.eager_timeouts = L->req->eager_timeouts,
@@ -291,7 +317,9 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.timeout_ms = L->timeout_ms,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 			.eager_timeouts = L->req->eager_timeouts,
-			.granularity = SC_GRAN_SYNC,
+			.granularity = L->granularity,
+			.instrument_modules = (const char *const *)L->modules,
+			.instrument_sources = (const char *const *)L->sources,
 			.stdin_fd = -1,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,
@@ -383,7 +411,7 @@ static void free_bug(Scctl__Bug *b)
 static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 			const struct run_files *f)
 {
-	bool sample = r == 1 || failing;
+	bool sample = r == (L->nplan ? L->plan[0] : 1) || failing;
 	bool keep_trace = L->strategy->create &&
 			  (L->keep == KEEP_ALL ||
 			   (L->keep == KEEP_FAILING && sample));
@@ -469,6 +497,8 @@ static void send_summary(struct launch *L, double wall)
 {
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
 	Scctl__Summary s = SCCTL__SUMMARY__INIT;
+	Scctl__PctBound pb = SCCTL__PCT_BOUND__INIT;
+	struct sc_bound b;
 
 	s.session = L->session.id;
 	s.strategy = (char *)L->strategy_name;
@@ -489,6 +519,17 @@ static void send_summary(struct launch *L, double wall)
 	s.out_dir = L->session.dir;
 	s.has_exit_code = 1;
 	s.exit_code = L->fatal[0] ? 3 : L->failing ? 1 : 0;
+	if (L->strategy->bound && L->strategy->bound(L->params, &L->learnt, &b)) {
+		pb.has_depth = pb.has_threads = pb.has_points = 1;
+		pb.has_per_run = pb.has_bug_free_runs = pb.has_miss = 1;
+		pb.depth = b.depth;
+		pb.threads = b.threads;
+		pb.points = b.points;
+		pb.per_run = b.per_run;
+		pb.bug_free_runs = L->completed - L->failing;
+		pb.miss = sc_miss_probability(b.per_run, pb.bug_free_runs);
+		s.pct_bound = &pb;
+	}
 	reply.has_ok = 1;
 	reply.ok = !L->fatal[0];
 	if (L->fatal[0]) {
@@ -502,11 +543,261 @@ static void send_summary(struct launch *L, double wall)
 
 static void free_launch(struct launch *L)
 {
+	sc_store_close(L->store);
+	free(L->plan);
 	for (size_t i = 0; i < L->nbugs; i++)
 		free_bug(L->bugs[i]);
 	free(L->bugs);
 	free(L->argv);
 	free(L->envp);
+	free(L->modules);
+	free(L->sources);
+}
+
+/* ---- the session: its plan, its jobs, its index row (jobs.h, store.h) ---- */
+
+/* The run numbers of this launch: 1..runs, or those of --shard I/N
+ * (runs r with (r - 1) % N == I - 1: every N-th run, so that shards get
+ * the same mix of early and late runs and their union is the session). */
+static int make_plan(struct launch *L, char *err, size_t errlen)
+{
+	const Scctl__LaunchRequest *req = L->req;
+	uint32_t n = req->has_shard_count && req->shard_count > 1
+		     ? req->shard_count : 1;
+	uint32_t first = n > 1 ? req->shard_index : 1;
+
+	L->plan = malloc(((size_t)L->runs / n + 1) * sizeof(*L->plan));
+	if (!L->plan) {
+		sc_strf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (uint64_t r = first; r <= L->runs; r += n)
+		L->plan[L->nplan++] = (uint32_t)r;
+	if (L->nplan == 0) {
+		sc_strf(err, errlen, "--shard %u/%u: no run of the %u runs falls "
+			 "in this shard", first, n, L->runs);
+		return -1;
+	}
+	return 0;
+}
+
+/* --jobs J, default the number of CPUs we may use; never more than runs. */
+static uint32_t jobs_wanted(const struct launch *L)
+{
+	int cpus[256];
+	uint32_t j = L->req->has_jobs && L->req->jobs > 0 ? L->req->jobs
+		     : (uint32_t)sc_jobs_cpus(cpus, 256);
+
+	if (j > 256)
+		j = 256;
+	return j > L->nplan ? (uint32_t)L->nplan : j;
+}
+
+static void join_argv(const Scctl__LaunchRequest *req, const char *program,
+		      char *buf, size_t len)
+{
+	char q[PATH_MAX * 2 + 64];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < req->n_argv && o + 1 < len; i++) {
+		sc_shell_quote(i == 0 ? program : req->argv[i], q, sizeof(q));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? " " : "", q);
+	}
+}
+
+static int session_begin(struct launch *L, const struct sc_daemon *d,
+			 char *err, size_t errlen)
+{
+	const Scctl__LaunchRequest *req = L->req;
+	char argv[8192], shard[32] = "";
+	struct sc_store_session ss = { 0 };
+
+	if (make_plan(L, err, errlen) < 0)
+		return -1;
+	L->njobs = jobs_wanted(L);
+	if (req->has_shard_count && req->shard_count > 1)
+		sc_strf(shard, sizeof(shard), "%u/%u", req->shard_index,
+			req->shard_count);
+	join_argv(req, L->program, argv, sizeof(argv));
+	ss.id = L->session.id;
+	ss.kind = "launch";
+	ss.argv = argv;
+	ss.cwd = req->cwd;
+	ss.strategy = L->strategy_name;
+	ss.params = L->params;
+	ss.out_dir = L->session.dir;
+	ss.shard = shard;
+	ss.base_seed = L->base_seed;
+	ss.runs_planned = (uint32_t)L->nplan;
+	ss.jobs = L->njobs;
+	ss.pid = (int)getpid();
+	if (sc_store_open(d->state_dir, true, &L->store, err, errlen) < 0)
+		return -1;
+	return sc_store_session_begin(L->store, &ss, err, errlen);
+}
+
+static bool tool_verdict(const char *v)
+{
+	return !v || strcmp(v, "error") == 0 || strcmp(v, "unknown") == 0 ||
+	       strcmp(v, "diverged") == 0;
+}
+
+static Scctl__Bug *dup_bug(const Scctl__Bug *b)
+{
+	Scctl__Bug *c = malloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	scctl__bug__init(c);
+	c->kind = xstrdup(b->kind);
+	c->has_run = c->has_seed = 1;
+	c->run = b->run;
+	c->seed = b->seed;
+	c->message = xstrdup(b->message);
+	c->location = xstrdup(b->location);
+	c->trace = xstrdup(b->trace);
+	c->replay = xstrdup(b->replay);
+	c->stderr_tail = xstrdup(b->stderr_tail);
+	c->stdout_path = xstrdup(b->stdout_path);
+	c->stderr_path = xstrdup(b->stderr_path);
+	return c;
+}
+
+/* In the session, in run order (jobs.h): count, index, forward. */
+static bool deliver_run(void *ctx, const Scctl__Reply *r)
+{
+	struct launch *L = ctx;
+	const Scctl__RunResult *rr = r->run;
+	char err[512];
+
+	if (!rr)
+		return true;
+	sc_worker_send(L->conn, r);
+	if (tool_verdict(rr->verdict))
+		return true;    /* not a completed run; the job says why */
+	L->completed++;
+	L->events += rr->steps;
+	if (rr->bug) {
+		L->failing++;
+		if (L->first_bug_run < 0)
+			L->first_bug_run = (int32_t)rr->run;
+		if (L->nbugs < MAX_REPORTED_BUGS) {
+			Scctl__Bug **nb = realloc(L->bugs, (L->nbugs + 1) *
+						  sizeof(*nb));
+			Scctl__Bug *b = dup_bug(rr->bug);
+
+			if (nb)
+				L->bugs = nb;
+			if (nb && b)
+				L->bugs[L->nbugs++] = b;
+			else
+				free_bug(b);
+		}
+	}
+	if (sc_store_add_run(L->store, L->session.id, rr->run,
+			     sc_run_seed(L->base_seed, rr->run), rr->verdict,
+			     rr->steps, rr->wall_us, rr->trace, rr->bug, err,
+			     sizeof(err)) < 0)
+		sc_log("session %s: run %u: %s", L->session.id, rr->run, err);
+	return !(rr->bug && !L->req->keep_going);
+}
+
+/* A run above the first bug: as if it had not run. */
+static void discard_run(void *ctx, const Scctl__RunResult *rr)
+{
+	struct launch *L = ctx;
+	struct run_files f;
+
+	sc_session_run_path(&L->session, rr->run, "sctrace", f.trace,
+			    sizeof(f.trace));
+	sc_session_run_path(&L->session, rr->run, "out", f.out, sizeof(f.out));
+	sc_session_run_path(&L->session, rr->run, "err", f.err, sizeof(f.err));
+	unlink(f.trace);
+	unlink(f.out);
+	unlink(f.err);
+}
+
+static void merge_learnt(void *ctx, const Scctl__LearntStats *s)
+{
+	struct launch *L = ctx;
+
+	L->learnt.runs += s->runs;
+	if (s->max_points > L->learnt.max_points)
+		L->learnt.max_points = s->max_points;
+	if (s->max_threads > L->learnt.max_threads)
+		L->learnt.max_threads = s->max_threads;
+}
+
+/* One job's process: its share of the plan, replies to fd. */
+static int job_child(void *ctx, int fd, uint32_t job, int cpu)
+{
+	struct launch *L = ctx;
+	Scctl__Reply reply = SCCTL__REPLY__INIT;
+	Scctl__LearntStats ls = SCCTL__LEARNT_STATS__INIT;
+
+	sc_worker_forget_client();
+	close(L->conn);
+	sc_store_close(L->store);
+	L->store = NULL;
+	L->conn = fd;
+	L->cpu = cpu;
+	for (size_t p = job; p < L->nplan; p += L->njobs) {
+		if (sc_worker_cancel || !sc_jobs_may_start(L->plan[p]))
+			break;
+		if (!one_run(L, L->plan[p]))
+			break;
+	}
+	reply.has_ok = 1;
+	reply.ok = !L->fatal[0];
+	if (L->fatal[0])
+		reply.error = L->fatal;
+	ls.has_runs = ls.has_max_points = ls.has_max_threads = 1;
+	ls.runs = L->learnt.runs;
+	ls.max_points = L->learnt.max_points;
+	ls.max_threads = L->learnt.max_threads;
+	reply.learnt = &ls;
+	sc_worker_send(fd, &reply);
+	return L->fatal[0] ? 3 : 0;
+}
+
+static void run_jobs(struct launch *L)
+{
+	struct sc_jobs J = {
+		.njobs = L->njobs,
+		.plan = L->plan,
+		.nplan = L->nplan,
+		.stop_at_first_bug = !L->req->keep_going,
+		.child = job_child,
+		.deliver = deliver_run,
+		.discard = discard_run,
+		.learnt = merge_learnt,
+		.ctx = L,
+	};
+
+	if (sc_jobs_run(&J, L->fatal, sizeof(L->fatal)) < 0 && !L->fatal[0])
+		sc_strf(L->fatal, sizeof(L->fatal), "the jobs failed");
+	if (sc_worker_cancel && !L->fatal[0])
+		sc_strf(L->fatal, sizeof(L->fatal), "interrupted after %u runs%s",
+			L->completed, sc_worker_stop_requested
+			? " (schedctl stop)" : sc_worker_terminated
+			? " (schedctld is shutting down)" : "");
+}
+
+static void session_end(struct launch *L)
+{
+	const char *state = "done";
+	char err[512];
+
+	if (sc_worker_stop_requested ||
+	    (sc_worker_client_gone && !sc_worker_terminated))
+		state = "stopped";
+	else if (sc_worker_terminated)
+		state = "interrupted";
+	if (sc_store_session_end(L->store, L->session.id, state,
+				 L->fatal[0] ? 3 : L->failing ? 1 : 0, L->fatal,
+				 err, sizeof(err)) < 0)
+		sc_log("session %s: %s", L->session.id, err);
 }
 
 int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
@@ -547,19 +838,18 @@ int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
 	first.ok = 1;
 	first.session = L.session.id;
 	first.has_planned_runs = 1;
-	first.planned_runs = L.runs;
-	sc_worker_send(conn, &first);
-	for (uint32_t r = 1; r <= L.runs; r++) {
-		sc_worker_check_client(conn);
-		if (sc_worker_cancel) {
-			sc_strf(L.fatal, sizeof(L.fatal), "interrupted after %u runs%s",
-				 L.completed, sc_worker_client_gone ? ""
-				 : " (schedctld is shutting down)");
-			break;
-		}
-		if (!one_run(&L, r))
-			break;
+	if (session_begin(&L, d, err, sizeof(err)) < 0) {
+		sc_reply_error(conn, 3, "%s", err);
+		free_launch(&L);
+		return 3;
 	}
+	first.planned_runs = (uint32_t)L.nplan;
+	sc_worker_send(conn, &first);
+	if (req->detach)
+		sc_worker_detach(conn);
+	run_jobs(&L);
+	/* The index first: whoever reads the summary may query it. */
+	session_end(&L);
 	send_summary(&L, now_s() - t0);
 	sc_log("session %s: %u runs, %u failing%s%s", L.session.id, L.completed,
 	       L.failing, L.fatal[0] ? ", stopped: " : "", L.fatal);

@@ -106,11 +106,6 @@ static int check_trace(const struct sc_trace *t, const char *path,
 		sc_strf(err, errlen, "%s: the trace records no program", path);
 		return 3;
 	}
-	if (t->granularity && strcmp(t->granularity, "mem") == 0) {
-		sc_strf(err, errlen, "%s: replay of mem granularity runs is not "
-			 "supported yet", path);
-		return 3;
-	}
 	if (t->cwd && *t->cwd && chdir(t->cwd) < 0) {
 		sc_strf(err, errlen, "%s: %s (the recorded working directory)",
 			 t->cwd, strerror(errno));
@@ -152,7 +147,11 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				      : t->timeout_ms ? t->timeout_ms
 				      : DEFAULT_TIMEOUT_MS,
 			.eager_timeouts = t->eager_timeouts,
-			.granularity = SC_GRAN_SYNC,
+			.granularity = t->granularity &&
+				       strcmp(t->granularity, "mem") == 0
+				       ? SC_GRAN_MEM : SC_GRAN_SYNC,
+			.instrument_modules = (const char *const *)t->instrument_modules,
+			.instrument_sources = (const char *const *)t->instrument_sources,
 			.stdin_fd = -1,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,

@@ -1,6 +1,7 @@
 /*
  * analysis.h - the public interface of libanalysis: reading trace files
- * (and, later, happens-before, fingerprints, races and exports).
+ * and the analyses built on them: happens-before, partial-order
+ * fingerprints, data races, coverage, exports.
  * Needs no daemon.
  */
 #ifndef SCHEDCTL_ANALYSIS_H
@@ -49,6 +50,8 @@ struct sc_trace {
 	uint64_t base_seed;
 	uint32_t run_index;
 	char *granularity;
+	char **instrument_modules;  /* NULL-terminated, never NULL */
+	char **instrument_sources;
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;
@@ -92,5 +95,102 @@ void sc_trace_free(struct sc_trace *t);
 /* Write the trace as one JSON object {"header":{..},"modules":[..],
  * "events":[..],"footer":{..},"truncated":bool} to out. */
 int sc_trace_export_json(const struct sc_trace *t, FILE *out);
+
+/* ---- partial orders, races, sessions (analyze) ---- */
+
+/* The partial-order fingerprint of a run (fingerprint.c): equal for two
+ * runs iff they are partial-order equivalent (same events per thread, same
+ * order of every pair of conflicting events), up to hash collisions.
+ * Returns 0, or -1 with a one-line reason. */
+int sc_trace_fingerprint(const struct sc_trace *t, uint64_t *fp, char *err,
+			 size_t errlen);
+
+/* Program counters and data addresses to names (symbolizer.c). */
+struct sc_symbolizer;
+struct sc_symbol {
+	const char *location;   /* "file:line", else "module+0xOFF", else
+				 * "0xADDR" (data: "variable[+0xOFF]") */
+	const char *function;   /* enclosing function, or "" */
+	bool has_line;          /* location is file:line */
+};
+struct sc_symbolizer *sc_symbolizer_new(void);
+void sc_symbolizer_free(struct sc_symbolizer *s);
+/* The strings stay valid until sc_symbolizer_free.  Returns 0, or -1 when
+ * out of memory (out then holds "?"). */
+int sc_symbolizer_pc(struct sc_symbolizer *s, const struct sc_trace_module *mods,
+		 size_t nmods, uint64_t pc, struct sc_symbol *out);
+int sc_symbolizer_data(struct sc_symbolizer *s,
+		      const struct sc_trace_module *mods, size_t nmods,
+		      uint64_t addr, struct sc_symbol *out);
+
+/* A statement pair that raced (session.c).  first <= second by location. */
+struct sc_race_pair {
+	const char *first, *second;                     /* file:line ... */
+	const char *first_function, *second_function;   /* or "" */
+	uint64_t count;         /* racing event pairs, all runs */
+	uint32_t runs;          /* runs in which the pair raced */
+	uint32_t first_run;     /* 1-based position of the first such run */
+};
+
+/* One point of the coverage curve: after the run at position run
+ * (1-based, in analysis order). */
+struct sc_coverage_point {
+	uint32_t run;
+	uint64_t distinct_partial_orders;
+	uint64_t distinct_race_pairs;
+};
+
+/* Figures of a set of runs.  Arrays are owned by the analysis. */
+struct sc_analysis_result {
+	uint64_t runs, events;
+	uint64_t truncated_runs;                /* analysed up to a torn tail */
+	uint64_t mem_runs;                      /* runs with memory events */
+	uint64_t distinct_partial_orders;
+	uint64_t seen_once, seen_twice;         /* f1, f2 */
+	double estimated_unseen_partial_orders; /* Chao1: f1^2/(2 f2) */
+	double probability_next_new;            /* Good-Turing: f1/N */
+	uint64_t verdicts[SC_VERDICT_DIVERGED + 1];
+	const struct sc_race_pair *races;       /* most frequent first */
+	size_t nraces;
+	const struct sc_coverage_point *coverage;
+	size_t ncoverage;
+};
+
+struct sc_analysis;
+struct sc_analysis *sc_analysis_new(void);
+void sc_analysis_free(struct sc_analysis *a);
+/* Add one run.  Runs may come in any order; sc_analysis_result sorts them
+ * by (base seed, run index, name) so that sharded sessions analysed
+ * together give the figures of one session.  Returns 0, or -1 with a
+ * one-line reason (the trace is then not counted). */
+int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
+		    const char *name, char *err, size_t errlen);
+/* Compute the figures (valid until the next add or free); NULL when out
+ * of memory. */
+const struct sc_analysis_result *sc_analysis_result(struct sc_analysis *a);
+
+/* Reports (analyze_report.c): the `analyze --json` object of
+ * docs/schedctl.1, and the human-readable text. */
+int sc_analysis_write_json(const struct sc_analysis_result *r, FILE *out);
+int sc_analysis_write_text(const struct sc_analysis_result *r, FILE *out);
+/* Coverage over runs (coverage_files.c): CSV "run,distinct_partial_orders,
+ * distinct_race_pairs" and an SVG line plot of both. */
+int sc_coverage_write_csv(const struct sc_analysis_result *r, FILE *out);
+int sc_coverage_write_svg(const struct sc_analysis_result *r, FILE *out);
+
+/* ---- exports ---- */
+
+/* Chrome trace-event JSON (Perfetto, chrome://tracing): one track per
+ * logical thread, one complete event per trace event at ts = step; the
+ * failing event of a buggy run is named "BUG: ..." in category "bug".
+ * sym may be NULL (no source lines). */
+int sc_trace_export_chrome(const struct sc_trace *t, struct sc_symbolizer *sym,
+			   FILE *out);
+/* Graphviz DOT of the run's partial order: program order between
+ * consecutive events of a thread, happens-before and conflict edges
+ * across threads, transitively reduced.  Returns -1 with err set when the
+ * trace is too large to draw (max_events; 0: 20000). */
+int sc_trace_export_dot(const struct sc_trace *t, struct sc_symbolizer *sym,
+			size_t max_events, FILE *out, char *err, size_t errlen);
 
 #endif /* SCHEDCTL_ANALYSIS_H */

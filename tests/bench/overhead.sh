@@ -16,10 +16,11 @@ SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
 SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
 PTRACE_STOP=$top_builddir/tests/bench/ptrace_stop
 LOOP=$top_builddir/tests/bench/events_loop
+MEMLOOP=$top_builddir/tests/bench/mem_loop
 RUNS=${BENCH_RUNS:-3}
 ITERATIONS=${BENCH_ITERATIONS:-20000}
 
-for f in "$PTRACE_STOP" "$LOOP"; do
+for f in "$PTRACE_STOP" "$LOOP" "$MEMLOOP"; do
 	if [ ! -x "$f" ]; then
 		echo "overhead.sh: $f not built (run: make bench)" >&2
 		exit 1
@@ -84,6 +85,29 @@ fi
 per_event=n/a
 [ "$events" != n/a ] && [ "$events" != 0 ] && per_event=$(calc "$random_s * 1e6 / $events")
 
+# 4. --granularity mem: cost per memory event, with the supervisor
+# executing plain loads/stores itself (default) and with the classic
+# single-step over the breakpoint (SCHEDCTL_NO_EMULATION, read by a daemon
+# of its own).
+mem_cost() {
+	local out=$tmp/mem$1.json s e
+	if ! "${@:2}" launch -s random --granularity mem -n "$RUNS" --json -- \
+		"$MEMLOOP" >"$out" 2>"$tmp/err"; then
+		echo "n/a n/a"
+		return
+	fi
+	s=$(get "$out" wall_seconds)
+	e=$(get "$out" events)
+	echo "$(calc "$s * 1e6 / $e") $e"
+}
+sc_nostep() {
+	SCHEDCTL_NO_EMULATION=1 SCHEDCTL_SOCKET=$tmp/nostep.sock \
+		SCHEDCTL_STATE_DIR=$tmp/state SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
+}
+read -r mem_us mem_events <<<"$(mem_cost 1 sc)"
+read -r step_us step_events <<<"$(mem_cost 2 sc_nostep)"
+sc_nostep shutdown >/dev/null 2>&1 || :
+
 echo "schedctl overhead ($(nproc) CPUs, $(uname -r), events_loop: 2 threads x 20000 lock/unlock, $RUNS runs)"
 row "measurement" "value" "note"
 row "getppid syscall, no tracer" "$syscall_us us"
@@ -91,6 +115,10 @@ row "seccomp ptrace stop, tracer on same CPU" "$same us" "$ITERATIONS stops"
 row "seccomp ptrace stop, tracer on other CPU" "$other us"
 row "schedctl -s random, per scheduling point" "$per_event us" \
 	"$events events; $(calc "$per_event / $same") x a same-CPU stop"
+row "schedctl --granularity mem, per memory event" "$mem_us us" \
+	"$mem_events events; $(calc "$mem_us / $same") x a same-CPU stop"
+row "  the same, single-stepping every access" "$step_us us" \
+	"$step_events events; $(calc "$step_us / $same") x a same-CPU stop"
 row "plain execution, $RUNS runs" "$plain_s s" "1.00 x"
 row "schedctl -s native, $RUNS runs" "$native_s s" "$(calc "$native_s / $plain_s") x plain"
 row "schedctl -s random, $RUNS runs" "$random_s s" "$(calc "$random_s / $plain_s") x plain"
