@@ -65,7 +65,7 @@ sc launch --json -s "$STRATEGY" -n 100 --seed "$SEED" -- \
 tap_is "$rc" 0 "racy_counter at sync granularity: no bug in 100 runs (the race needs mem)"
 
 for name in bounded_buffer sync_zoo pipe_reader fork_exec spin_handoff \
-	c11_threads; do
+	c11_threads many_threads; do
 	rc=0
 	sc launch --json -s "$STRATEGY" --granularity mem -n 50 --seed "$SEED" \
 		-- "$(sc_target "$name")" >"$SC_TMP/c.json" 2>"$SC_TMP/err" || rc=$?
@@ -94,6 +94,22 @@ sc launch --json -s "$STRATEGY" --granularity mem -n 50 --seed "$SEED" \
 	--instrument-source no_such_file.c -- "$(sc_target racy_counter)" 2 \
 	>"$SC_TMP/i.json" 2>"$SC_TMP/err" || rc=$?
 tap_is "$rc" 0 "--instrument-source of another file instruments nothing here"
+
+# --instrument MODULE adds a shared object: libc's own memory accesses
+# become events too.
+sc launch --json -s "$STRATEGY" --granularity mem -n 3 --seed "$SEED" \
+	--keep-going -- "$(sc_target racy_counter)" 2 >"$SC_TMP/m0.json" 2>/dev/null
+sc launch --json -s "$STRATEGY" --granularity mem -n 3 --seed "$SEED" \
+	--keep-going --instrument libc -- "$(sc_target racy_counter)" 2 \
+	>"$SC_TMP/m1.json" 2>/dev/null
+e0=$(json_get "$SC_TMP/m0.json" 'd["events"]')
+e1=$(json_get "$SC_TMP/m1.json" 'd["events"]')
+tap_diag "events in 3 runs: main executable only $e0, with --instrument libc $e1"
+if [ "${e1:-0}" -gt "$((${e0:-0} * 3))" ] 2>/dev/null; then
+	tap_ok "--instrument libc adds libc's memory accesses as events"
+else
+	tap_not_ok "--instrument libc adds libc's memory accesses as events ($e0 -> $e1)"
+fi
 
 sc_check_no_leftovers
 tap_done
