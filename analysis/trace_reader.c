@@ -182,6 +182,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h)
 		t->argc = i + 1;
 	}
 	t->env_digest = h->env_digest;
+	t->follow_forks = h->has_follow_forks && h->follow_forks;
 	t->seed = h->seed;
 	t->base_seed = h->base_seed;
 	t->run_index = h->run_index;

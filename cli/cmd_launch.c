@@ -28,9 +28,15 @@ static const char launch_usage[] =
 "strategy, and report the runs that fail (crash, assert, non-zero exit,\n"
 "deadlock, hang).\n"
 "\n"
-"  -s, --strategy NAME     random, pct, pos, pos-rw or native\n"
+"  -s, --strategy NAME     random, pct, pos, pos-rw, noise, speed, urw,\n"
+"                          surw, portfolio or native\n"
 "                          (default: " SC_DEFAULT_STRATEGY ")\n"
 "      --depth D           pct: the bug depth to aim at, 1 to 64 (default 3)\n"
+"      --noise KIND        noise: white (fixed --p), random (p drawn per\n"
+"                          run) or best (p = 1/(1 + C n), n locations\n"
+"                          seen; noise at half of them) (default white)\n"
+"      --p P               noise white: yield probability (default 0.1)\n"
+"      --c C               noise best: C of p = 1/(1 + C n) (default 1/3)\n"
 "  -n, --runs N            number of runs (default 100)\n"
 "      --seed S            base seed, decimal or 0x hex (default: random)\n"
 "      --max-steps N       scheduling steps per run before a hang\n"
@@ -49,6 +55,8 @@ static const char launch_usage[] =
 "                          futex and libc synchronisation calls) or mem\n"
 "                          (also every shared-memory access of the\n"
 "                          instrumented code)\n"
+"      --follow-forks      schedule the threads of forked child processes\n"
+"                          too (default: children run uncontrolled)\n"
 "      --instrument MODULE with mem: also instrument the shared object\n"
 "                          whose file name starts with MODULE (repeatable)\n"
 "      --instrument-source FILE  with mem: only instructions from source\n"
@@ -60,8 +68,9 @@ static const char launch_usage[] =
 "  -h, --help              show this help and exit\n"
 "\n"
 "      --jobs J            run J runs at once, each job pinned with its\n"
-"                          program to its own CPU (default: the number of\n"
-"                          CPUs); same results as --jobs 1\n"
+"                          program to its own CPU (default: $SCHEDCTL_JOBS,\n"
+"                          else the number of CPUs); same results as\n"
+"                          --jobs 1\n"
 "      --shard I/N         run only shard I of N: the runs r with\n"
 "                          (r - 1) % N == I - 1 (same seeds as unsharded)\n"
 "      --detach            print the session id and return at once; the\n"
@@ -73,6 +82,7 @@ enum {
 	OPT_SEED = 2000, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_KEEP_GOING, OPT_OUT,
 	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
 	OPT_DETACH, OPT_KEEP_TRACES, OPT_DEPTH, OPT_INSTRUMENT, OPT_INSTRUMENT_SRC,
+	OPT_FOLLOW_FORKS, OPT_NOISE, OPT_NOISE_P, OPT_NOISE_C,
 };
 
 static const struct option launch_opts[] = {
@@ -94,6 +104,10 @@ static const struct option launch_opts[] = {
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "instrument", required_argument, NULL, OPT_INSTRUMENT },
 	{ "instrument-source", required_argument, NULL, OPT_INSTRUMENT_SRC },
+	{ "follow-forks", no_argument, NULL, OPT_FOLLOW_FORKS },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "p", required_argument, NULL, OPT_NOISE_P },
+	{ "c", required_argument, NULL, OPT_NOISE_C },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -107,7 +121,8 @@ struct launch_opts {
 	char *sources[MAX_INSTRUMENT];      /* --instrument-source */
 	bool json;
 	uint32_t depth;             /* --depth, 0 when not given */
-	char params[32];            /* strategy_params built from it */
+	const char *noise, *noise_p, *noise_c;  /* --noise, --p, --c */
+	char params[128];           /* strategy_params built from them */
 };
 
 static int check_strategy(const char *name)
@@ -195,6 +210,10 @@ static int parse_one(int c, struct launch_opts *o)
 		o->modules[req->n_instrument_modules++] = optarg;
 		req->instrument_modules = o->modules;
 		return 0;
+	case OPT_FOLLOW_FORKS:
+		req->has_follow_forks = 1;
+		req->follow_forks = 1;
+		return 0;
 	case OPT_INSTRUMENT_SRC:
 		if (req->n_instrument_sources >= MAX_INSTRUMENT)
 			return cli_usage_error("--instrument-source: at most %d "
@@ -225,11 +244,44 @@ static int parse_one(int c, struct launch_opts *o)
 			return cli_usage_error("--depth: must be from 1 to %d",
 					       SC_PCT_MAX_DEPTH);
 		return 0;
+	case OPT_NOISE:
+		o->noise = optarg;
+		return 0;
+	case OPT_NOISE_P:
+		o->noise_p = optarg;
+		return 0;
+	case OPT_NOISE_C:
+		o->noise_c = optarg;
+		return 0;
 	case OPT_SOCKET:
 		cli_socket = optarg;
 		return 0;
 	}
 	return EXIT_USAGE;
+}
+
+/* --noise, --p, --c: "noise=KIND,p=P,c=C" for -s noise, checked by the
+ * strategy itself so that the CLI and the daemon agree. */
+static int noise_params(struct launch_opts *o)
+{
+	const struct sc_strategy *s = sc_strategy_find("noise");
+	struct sc_policy p;
+	char err[256];
+	int n;
+
+	if (!o->req.strategy || strcmp(o->req.strategy, "noise") != 0 || !s)
+		return cli_usage_error("--noise, --p and --c: only for -s noise");
+	n = snprintf(o->params, sizeof(o->params), "noise=%s%s%s%s%s",
+		     o->noise ? o->noise : "white",
+		     o->noise_p ? ",p=" : "", o->noise_p ? o->noise_p : "",
+		     o->noise_c ? ",c=" : "", o->noise_c ? o->noise_c : "");
+	if (n < 0 || (size_t)n >= sizeof(o->params))
+		return cli_usage_error("--noise, --p, --c: values too long");
+	if (s->create(o->params, 0, 1, NULL, &p, err, sizeof(err)) < 0)
+		return cli_usage_error("%s", err);
+	s->destroy(&p);
+	o->req.strategy_params = o->params;
+	return 0;
 }
 
 static uint64_t fresh_seed(void)
@@ -320,6 +372,19 @@ int cmd_launch(int argc, char **argv)
 			return cli_usage_error("--depth: only for -s pct");
 		snprintf(o.params, sizeof(o.params), "depth=%u", o.depth);
 		o.req.strategy_params = o.params;
+	}
+	if (o.noise || o.noise_p || o.noise_c) {
+		code = noise_params(&o);
+		if (code)
+			return code;
+	}
+	if (!o.req.has_jobs && getenv("SCHEDCTL_JOBS") && *getenv("SCHEDCTL_JOBS")) {
+		if (cli_parse_u32("SCHEDCTL_JOBS", getenv("SCHEDCTL_JOBS"),
+				  &o.req.jobs) < 0)
+			return EXIT_USAGE;
+		if (o.req.jobs < 1 || o.req.jobs > 256)
+			return cli_usage_error("SCHEDCTL_JOBS: must be from 1 to 256");
+		o.req.has_jobs = 1;
 	}
 	if (optind >= argc)
 		return cli_usage_error("launch: no program given (schedctl launch "

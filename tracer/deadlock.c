@@ -100,6 +100,15 @@ void sc_report_deadlock(struct sc_engine *e)
 
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
+		if (t->controlled && t->state == TH_IN_KERNEL) {
+			/* wait4/waitid for children that are all blocked */
+			size_t used = strlen(graph);
+			snprintf(graph + used, sizeof(graph) - used,
+				 "%sT%u (process %d) waits for a child process",
+				 used ? "; " : "", t->logical, (int)t->proc->pid);
+			blocked++;
+			continue;
+		}
 		if (!t->controlled || t->state != TH_BLOCKED)
 			continue;
 		/* Locate the report at a thread in the cycle, not at main

@@ -171,12 +171,19 @@ static void on_new_thread(struct sc_engine *e, struct sc_thread *parent,
 static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 			   pid_t pid)
 {
-	struct sc_process *p = sc_process_new(e, pid, false);
+	/* With follow_forks the child's threads are scheduled like the
+	 * parent's; otherwise it runs free (but stays traced: the seccomp
+	 * filter it inherited would make its traced syscalls fail with ENOSYS
+	 * without a tracer). */
+	bool follow = e->cfg->follow_forks && parent->controlled;
+	struct sc_process *p = sc_process_new(e, pid, follow);
 	int status;
 	pid_t got;
 
 	if (!p)
 		return;
+	p->syscall_stops = follow && parent->proc->syscall_stops;
+	p->parent_pid = parent->proc->pid;
 	/* The child inherited our int3 bytes: keep their original bytes so
 	 * that it can step over them. */
 	if (parent->proc->nbps) {
@@ -191,6 +198,8 @@ static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 		return;
 	if (sc_take_deferred(e, pid, &got, &status))
 		sc_dispatch(e, pid, status);
+	else if (follow && waitpid(pid, &status, __WALL) == pid)
+		sc_dispatch(e, pid, status);   /* same view for the same schedule */
 }
 
 static void on_exec(struct sc_engine *e, struct sc_thread *t)
@@ -235,10 +244,10 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 		struct sc_event ev = t->next;
 		ev.step = t->exit_step;
 		e->nwoken = 0;
-		if (!e->exiting)
+		if (!p->exiting)
 			sc_futex_wake_clear_tid(e, t);
 		sc_emit_event(e, &ev);
-	} else if (t->controlled && !e->exiting) {
+	} else if (t->controlled && !p->exiting) {
 		sc_futex_wake_clear_tid(e, t);
 	}
 	bool leader = t->tid == p->pid;
@@ -286,7 +295,7 @@ static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
 		become_ready(e, t);
 		return;
 	}
-	if (e->running == t && !e->exiting) {
+	if (e->running == t && !t->proc->exiting) {
 		sc_regs_fetch(t);
 		t->next = (struct sc_event){ .thread = t->logical,
 			.kind = SC_EV_PREEMPT, .pc = t->regs.rip };
@@ -298,7 +307,7 @@ static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
 
 static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 {
-	if (!t->controlled || e->exiting) {
+	if (!t->controlled || t->proc->exiting) {
 		resume_free(t);
 		return;
 	}
@@ -331,7 +340,7 @@ static void on_syscall_stop(struct sc_engine *e, struct sc_thread *t)
 		on_syscall_exit(e, t);
 		return;
 	}
-	if (!trapped_syscall((long)info.entry.nr) || e->exiting) {
+	if (!trapped_syscall((long)info.entry.nr) || t->proc->exiting) {
 		resume_free(t);
 		return;
 	}
@@ -368,6 +377,17 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 	case WS_FORK:
 		ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg);
 		on_new_process(e, t, (pid_t)msg);
+		if (((unsigned)status >> 16) == PTRACE_EVENT_VFORK &&
+		    e->cfg->follow_forks && e->running == t) {
+			/* The parent sleeps until its vfork child execs or
+			 * exits, and the child is ours to schedule: the parent
+			 * is in the kernel until its syscall-exit stop. */
+			sc_start_running(e, t, PTRACE_SYSCALL);
+			t->released_quick = false;
+			t->state = TH_IN_KERNEL;
+			e->running = NULL;
+			break;
+		}
 		resume_free(t);
 		break;
 	case WS_EXEC:
@@ -378,7 +398,7 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 		 * process is going (exit_group, fatal signal, SIGKILL): stop
 		 * scheduling its threads. */
 		if (t->controlled && !t->exit_record_pending)
-			e->exiting = true;
+			sc_process_exiting(e, t->proc);
 		if (t->state != TH_RUNNING && t->controlled)
 			t->state = TH_EXITING;
 		resume_free(t);

@@ -32,8 +32,9 @@ static int cmp_seq(const void *a, const void *b)
 
 /* Blocked threads waiting on addr whose bitset intersects, oldest first.
  * Returns the count; *out is malloc'd (NULL when none). */
-static size_t collect_waiters(struct sc_engine *e, uint64_t addr,
-			      uint32_t bitset, struct sc_thread ***out)
+static size_t collect_waiters(struct sc_engine *e, struct sc_process *proc,
+			      uint64_t addr, uint32_t bitset,
+			      struct sc_thread ***out)
 {
 	size_t n = 0;
 	struct sc_thread **v = NULL;
@@ -41,8 +42,11 @@ static size_t collect_waiters(struct sc_engine *e, uint64_t addr,
 	*out = NULL;
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *w = e->threads[i];
+		/* Followed processes have their own address spaces: the
+		 * same address is a different futex in another process. */
 		if (!w->controlled || w->state != TH_BLOCKED ||
-		    w->wait_addr != addr || !(w->wait_bitset & bitset))
+		    w->wait_addr != addr || !(w->wait_bitset & bitset) ||
+		    (proc && w->proc != proc))
 			continue;
 		struct sc_thread **nv = realloc(v, (n + 1) * sizeof(*v));
 		if (!nv)
@@ -71,7 +75,7 @@ size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
 		       uint64_t addr, uint32_t bitset, size_t nwake)
 {
 	struct sc_thread **w;
-	size_t nw = collect_waiters(e, addr, bitset, &w);
+	size_t nw = collect_waiters(e, waker ? waker->proc : NULL, addr, bitset, &w);
 	size_t done = 0;
 
 	if (nw == 0 || nwake == 0) {
@@ -181,7 +185,7 @@ static void do_requeue(struct sc_engine *e, struct sc_thread *t, bool cmp)
 	size_t woken = sc_wake_waiters(e, t, addr, BITSET_ANY, nwake);
 	size_t moved = 0;
 	struct sc_thread **w;
-	size_t nw = collect_waiters(e, addr, BITSET_ANY, &w);
+	size_t nw = collect_waiters(e, t->proc, addr, BITSET_ANY, &w);
 	for (size_t i = 0; i < nw && (int)moved < nreq; i++, moved++)
 		w[i]->wait_addr = addr2;
 	free(w);

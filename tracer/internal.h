@@ -78,12 +78,15 @@ struct sc_breakpoint {
 
 struct sc_process {
 	pid_t pid;
+	pid_t parent_pid;       /* the traced process that forked it, or 0 */
 	bool controlled;        /* false: forked child, runs free but traced */
 	int mem_fd;             /* /proc/PID/mem, reopened at exec */
 	struct sc_breakpoint *bps;  /* sorted by addr */
 	size_t nbps;
 	uint64_t entry_bp;      /* program entry breakpoint, 0 when none */
 	bool libc_ready;        /* sync breakpoints planted for this image */
+	bool exiting;           /* exit_group or a fatal signal: its threads
+				 * are no longer scheduled */
 	bool syscall_stops;     /* attached: no seccomp filter, resume with
 				 * PTRACE_SYSCALL and classify entry stops */
 };
@@ -168,6 +171,7 @@ struct sc_engine {
 	uint64_t start_us;
 	uint64_t deadline_us;           /* 0: none */
 	bool exiting;                   /* the main process is dying */
+	uint32_t nexiting;              /* controlled processes dying */
 	bool attached;                  /* sc_attach: syscall stops, detach at the end */
 
 	/* Crash candidate, recorded at the fatal signal's delivery stop. */
@@ -307,6 +311,7 @@ struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
 void sc_thread_remove(struct sc_engine *e, struct sc_thread *t);
 void sc_process_remove(struct sc_engine *e, struct sc_process *p);
 bool sc_process_has_threads(struct sc_engine *e, struct sc_process *p);
+void sc_process_exiting(struct sc_engine *e, struct sc_process *p);
 bool sc_take_deferred(struct sc_engine *e, pid_t tid, pid_t *out_tid,
 		      int *status);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 
 #include "internal.h"
 
@@ -107,7 +108,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		sc_start_running(e, t, PTRACE_CONT);
 		return;
 	case SC_EV_PROCESS_EXIT:
-		e->exiting = true;
+		sc_process_exiting(e, t->proc);
 		break;
 	default:
 		if (t->stop == STOP_BREAKPOINT) {
@@ -129,12 +130,54 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	sc_start_running(e, t, PTRACE_CONT);
 }
 
+static bool waits_for_children(const struct sc_thread *t)
+{
+	long nr = (long)t->regs.orig_rax;
+	return nr == SYS_wait4 || nr == SYS_waitid;
+}
+
+/* A wait4/waitid can only come back if a child of its process can still
+ * make progress: an uncontrolled one, or a controlled one with a thread
+ * that is not blocked.  No child known: it returns (a zombie or ECHILD). */
+static bool child_can_progress(struct sc_engine *e, pid_t parent)
+{
+	bool any_child = false;
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *c = e->threads[i];
+		if (c->proc->parent_pid != parent)
+			continue;
+		any_child = true;
+		if (!c->controlled || c->state != TH_BLOCKED)
+			return true;
+	}
+	return !any_child;
+}
+
+/* Is some thread in the kernel (or on its way somewhere) that can come
+ * back by itself?  A controlled thread in wait4/waitid whose children are
+ * all ours and all blocked cannot: that is part of a deadlock (a shell
+ * waiting for a deadlocked test under --follow-forks). */
 static bool any_in_kernel(struct sc_engine *e)
 {
-	for (size_t i = 0; i < e->nthreads; i++)
-		if (e->threads[i]->controlled &&
-		    e->threads[i]->state == TH_IN_KERNEL)
-			return true;
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (!t->controlled)
+			return true;    /* a free child may exit */
+		switch (t->state) {
+		case TH_EXITING:
+		case TH_NEW:
+		case TH_RUNNING:
+			return true;    /* a death or a first stop is coming */
+		case TH_IN_KERNEL:
+			if (!waits_for_children(t) ||
+			    child_can_progress(e, t->proc->pid))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
 	return false;
 }
 

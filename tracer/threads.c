@@ -110,6 +110,22 @@ bool sc_process_has_threads(struct sc_engine *e, struct sc_process *p)
 	return false;
 }
 
+/* p is going away as a whole: stop scheduling its threads.  The run as a
+ * whole only waits for deaths once the main process goes. */
+void sc_process_exiting(struct sc_engine *e, struct sc_process *p)
+{
+	if (p->exiting)
+		return;
+	p->exiting = true;
+	if (p == e->main_proc)
+		e->exiting = true;
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (t->proc == p && t->state != TH_RUNNING)
+			t->state = TH_EXITING;
+	}
+}
+
 void sc_engine_defer_status(struct sc_engine *e, pid_t tid, int status)
 {
 	if (e->norphans < sizeof(e->orphans) / sizeof(e->orphans[0])) {

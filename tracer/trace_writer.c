@@ -246,6 +246,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	for (char *const *m = hdr->instrument_sources; m && *m; m++)
 		h.n_instrument_sources++;
 	h.instrument_sources = (char **)hdr->instrument_sources;
+	h.has_follow_forks = hdr->follow_forks;
+	h.follow_forks = hdr->follow_forks;
 	h.has_max_steps = true;
 	h.max_steps = hdr->max_steps;
 	h.has_timeout_ms = true;

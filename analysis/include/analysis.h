@@ -52,6 +52,7 @@ struct sc_trace {
 	char *granularity;
 	char **instrument_modules;  /* NULL-terminated, never NULL */
 	char **instrument_sources;
+	bool follow_forks;
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;

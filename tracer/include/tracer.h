@@ -191,6 +191,10 @@ struct sc_run_config {
 	 * may be NULL. */
 	const char *const *instrument_modules;
 	const char *const *instrument_sources;
+	/* Schedule the threads of forked child processes too (a test run by
+	 * a shell script, a server that forks workers).  Otherwise children
+	 * run uncontrolled until they exit. */
+	bool follow_forks;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -259,6 +263,7 @@ struct sc_trace_header {
 	const char *granularity;
 	char *const *instrument_modules;    /* NULL-terminated or NULL */
 	char *const *instrument_sources;
+	bool follow_forks;
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;

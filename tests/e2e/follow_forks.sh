@@ -1,0 +1,45 @@
+#!/bin/bash
+# follow_forks.sh: with --follow-forks the threads of forked children are
+# scheduled too, so a test started by a shell script is explored (and a
+# deadlock inside it reported even though the shell only waits in
+# wait4); replay follows the child as well; a correct program run through
+# a shell passes.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+abba=$(sc_target abba_deadlock)
+rc=0
+sc launch --json -s pos -n 200 --seed 1 --follow-forks -- /bin/sh -c "$abba" \
+	>"$SC_TMP/f.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc" 1 "--follow-forks: a deadlock in a child of /bin/sh is found"
+tap_is "$(json_get "$SC_TMP/f.json" 'd["bugs"][0]["kind"]')" deadlock \
+	"with a deadlock verdict"
+msg=$(json_get "$SC_TMP/f.json" 'd["bugs"][0]["message"]')
+tap_diag "first bug at run $(json_get "$SC_TMP/f.json" 'd["first_bug_run"]'): $msg"
+case $msg in
+*lock_a*lock_b*|*lock_b*lock_a*) tap_ok "the report names the child's mutexes" ;;
+*) tap_not_ok "the report names the child's mutexes" ;;
+esac
+trace=$(json_get "$SC_TMP/f.json" 'd["bugs"][0]["trace"]')
+good=0
+for _ in 1 2 3; do
+	r=0
+	sc replay "$trace" --json >"$SC_TMP/r.json" 2>/dev/null || r=$?
+	[ "$r" -eq 1 ] && good=$((good + 1))
+done
+tap_is "$good/3" "3/3" "the replay follows the child and reproduces it"
+
+rc=0
+sc launch --json -s pos -n 30 --seed 1 --follow-forks -- /bin/sh -c \
+	"$(sc_target bounded_buffer)" >"$SC_TMP/c.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/c.json" 'd["failing_runs"]')" "0/0" \
+	"--follow-forks: a correct program under a shell passes 30 runs"
+rc=0
+sc launch --json -s pos -n 30 --seed 1 --follow-forks -- \
+	"$(sc_target fork_exec)" >"$SC_TMP/c.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc" 0 "--follow-forks: fork_exec (child execs /bin/true) passes 30 runs"
+
+sc_check_no_leftovers
+tap_done
