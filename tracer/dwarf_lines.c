@@ -6,6 +6,7 @@
  */
 #include <dwarf.h>
 #include <libdwarf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,4 +113,68 @@ void sc_addr_ranges_free(struct sc_addr_ranges *r)
 {
 	free(r->v);
 	memset(r, 0, sizeof(*r));
+}
+
+/* Best line-table row at or below vaddr in one CU: the row of the
+ * instruction containing vaddr. */
+static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
+		      char *file, size_t len, unsigned *line)
+{
+	Dwarf_Unsigned version;
+	Dwarf_Small count;
+	Dwarf_Line_Context ctx;
+	Dwarf_Line *lines;
+	Dwarf_Signed n;
+
+	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
+		return;
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
+		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
+			Dwarf_Addr a, b;
+			Dwarf_Bool end = 0;
+			Dwarf_Unsigned ln;
+			char *src = NULL;
+			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
+				continue;
+			if (dwarf_lineaddr(lines[i], &a, NULL) != DW_DLV_OK ||
+			    dwarf_lineaddr(lines[i + 1], &b, NULL) != DW_DLV_OK ||
+			    vaddr < a || vaddr >= b || a < *best_addr)
+				continue;
+			if (dwarf_lineno(lines[i], &ln, NULL) != DW_DLV_OK ||
+			    dwarf_linesrc(lines[i], &src, NULL) != DW_DLV_OK)
+				continue;
+			const char *slash = strrchr(src, '/');
+			snprintf(file, len, "%s", slash ? slash + 1 : src);
+			*line = (unsigned)ln;
+			*best_addr = a;
+		}
+	}
+	dwarf_srclines_dealloc_b(ctx);
+}
+
+int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
+		       size_t len, unsigned *line)
+{
+	Dwarf_Debug dbg;
+	uint64_t best = 0;
+
+	*line = 0;
+	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
+			    NULL, NULL, &dbg, NULL, 0, NULL, NULL) != DW_DLV_OK)
+		return -1;
+	for (;;) {
+		Dwarf_Unsigned next;
+		Dwarf_Half cu_type;
+		Dwarf_Die cu = NULL;
+		if (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL,
+					   NULL, NULL, NULL, &next, &cu_type,
+					   NULL) != DW_DLV_OK)
+			break;
+		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK)
+			continue;
+		cu_lookup(cu, vaddr, &best, file, len, line);
+		dwarf_dealloc_die(cu);
+	}
+	dwarf_finish(dbg, NULL);
+	return *line ? 0 : -1;
 }

@@ -242,6 +242,9 @@ struct sc_addr_ranges {
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			   struct sc_addr_ranges *out);
 bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr);
+/* Source file (base name) and line of a file-relative address. */
+int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
+		       size_t len, unsigned *line);
 void sc_addr_ranges_free(struct sc_addr_ranges *r);
 
 /* ---- mem_decode.c / mem_instrument.c ---- */

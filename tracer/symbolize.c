@@ -141,7 +141,13 @@ static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
 			 (unsigned long long)(addr - m.base));
 		return;
 	}
-	if (with_module) {
+	char src[256];
+	unsigned line = 0;
+	if (with_module && sc_dwarf_addr_line(m.path, is_dyn ? addr - m.base : addr,
+					      src, sizeof(src), &line) == 0) {
+		/* Like a debugger: function, then file:line. */
+		snprintf(buf, len, "%s at %s:%u (%s)", name, src, line, mod);
+	} else if (with_module) {
 		if (off)
 			snprintf(buf, len, "%s+0x%llx (%s)", name,
 				 (unsigned long long)off, mod);
