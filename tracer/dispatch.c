@@ -17,11 +17,19 @@
 #include "internal.h"
 
 #define DEFAULT_SLICE_US 2000
-#define QUICK_RETURN_US 1000
+#define QUICK_RETURN_US 300  /* first check; see engine.c */
 
 void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 {
 	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : DEFAULT_SLICE_US;
+	const struct sc_policy *pol = e->cfg->policy;
+	if (pol && pol->slice && t->controlled) {
+		uint32_t s = pol->slice(pol->ctx, e->step ? e->step - 1 : 0,
+					t->logical);
+		if (s)
+			slice = s;
+	}
+	t->slice_us = slice;
 	uint64_t now = sc_now_us();
 
 	t->state = TH_RUNNING;

@@ -21,6 +21,11 @@
 int sc_run_native(const struct sc_run_config *cfg, const char *path,
 		  struct sc_run_result *res);
 
+/* A released syscall gets QUICK_RETURN_US to come back, extended while the
+ * thread is runnable, up to QUICK_RETURN_MAX_US. */
+#define QUICK_RETURN_US 300
+#define QUICK_RETURN_MAX_US 2000000
+
 void sc_engine_abort(struct sc_engine *e, const char *why)
 {
 	const struct sc_policy *pol = e->cfg->policy;
@@ -83,7 +88,7 @@ static bool check_limits(struct sc_engine *e)
  * syscall restarts when it is resumed). */
 static void slice_check(struct sc_engine *e, struct sc_thread *t)
 {
-	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : 2000;
+	uint32_t slice = t->slice_us ? t->slice_us : 2000;
 	uint64_t now = sc_now_us();
 	uint64_t cpu = sc_thread_cpu_ns(t->proc->pid, t->tid);
 	bool interrupt = now - t->resumed_us >= 20ull * slice;
@@ -129,7 +134,15 @@ static void wait_running(struct sc_engine *e)
 		return;
 	}
 	if (t->released_quick && now >= t->quick_deadline_us) {
-		/* Really blocking: let the others run meanwhile. */
+		/* Still runnable (the machine is busy, or it is working in
+		 * the kernel): not blocked, keep waiting, so that load does
+		 * not change the schedule.  Asleep: really blocking, let the
+		 * others run meanwhile. */
+		char st = sc_thread_state(t->proc->pid, t->tid);
+		if (st == 'R' && now - t->resumed_us < QUICK_RETURN_MAX_US) {
+			t->quick_deadline_us = now + QUICK_RETURN_US;
+			return;
+		}
 		t->released_quick = false;
 		t->state = TH_IN_KERNEL;
 		e->running = NULL;

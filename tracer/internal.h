@@ -128,6 +128,7 @@ struct sc_thread {
 
 	/* Slice accounting of the running thread. */
 	uint64_t slice_deadline_us;     /* wall clock: check CPU time then */
+	uint32_t slice_us;              /* this resume's slice */
 	uint64_t resumed_us;
 	uint64_t cpu_ns_at_resume;      /* 0 until the first slice check */
 	bool interrupt_sent;
@@ -342,5 +343,6 @@ void sc_report_deadlock(struct sc_engine *e);
 /* ---- time.c ---- */
 uint64_t sc_now_us(void);
 uint64_t sc_thread_cpu_ns(pid_t pid, pid_t tid);
+char sc_thread_state(pid_t pid, pid_t tid);
 
 #endif /* SCHEDCTL_TRACER_INTERNAL_H */

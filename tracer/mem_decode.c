@@ -153,10 +153,12 @@ bool sc_mem_describe(const cs_insn *in, struct sc_mem_insn *m)
 		access |= 1;
 	if (mem->access & CS_AC_WRITE)
 		access |= 2;
-	if (x->prefix[0] == X86_PREFIX_LOCK || in->id == X86_INS_XCHG ||
-	    access == 3)
+	/* rmw means atomic: lock prefix or xchg.  A plain read-modify-write
+	 * (add [m], 1) is not atomic, so it is a write: it conflicts with
+	 * everything, and a race on it must not look like synchronisation. */
+	if (x->prefix[0] == X86_PREFIX_LOCK || in->id == X86_INS_XCHG)
 		m->access = SC_ACC_RMW;
-	else if (access == 2)
+	else if (access & 2)
 		m->access = SC_ACC_WRITE;
 	else
 		m->access = SC_ACC_READ;   /* cmp, test, loads; unknown: read */

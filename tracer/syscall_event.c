@@ -65,7 +65,9 @@ static void clone_event(struct sc_engine *e, struct sc_thread *t, bool v3)
 	}
 	t->next.kind = (flags & CLONE_THREAD) ? SC_EV_THREAD_CREATE : SC_EV_FORK;
 	t->next.access = SC_ACC_NONE;
-	t->next.object = 0;
+	/* The new thread's clear_child_tid word names it (pthread_join
+	 * waits there), so the analyzer can tie create, exit and join. */
+	t->next.object = (flags & CLONE_CHILD_CLEARTID) ? ctid : 0;
 	/* The kernel clears and wakes child_tid when the thread exits:
 	 * pthread_join waits on it. */
 	t->clone_child_tid = (flags & CLONE_CHILD_CLEARTID) ? ctid : 0;
@@ -118,6 +120,8 @@ void sc_syscall_event(struct sc_engine *e, struct sc_thread *t)
 		break;
 	case SYS_exit:
 		t->next.kind = SC_EV_THREAD_EXIT;
+		t->next.object = t->clear_child_tid;
+		t->next.access = SC_ACC_WRITE;  /* the kernel clears it */
 		break;
 	case SYS_exit_group:
 		t->next.kind = SC_EV_PROCESS_EXIT;

@@ -1,5 +1,6 @@
 /* time.c - clocks used by the engine. */
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "internal.h"
@@ -10,6 +11,24 @@ uint64_t sc_now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Scheduler state letter of a thread ('R' running or runnable, 'S'
+ * sleeping, 'D' uninterruptible...), '?' when unknown. */
+char sc_thread_state(pid_t pid, pid_t tid)
+{
+	char path[80], buf[512];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return '?';
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
+	char *close = strrchr(buf, ')');
+	return close && close[1] == ' ' && close[2] ? close[2] : '?';
 }
 
 /* CPU time a thread of another process has used.  Linux refuses

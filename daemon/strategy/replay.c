@@ -194,6 +194,27 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 	return SC_RELEASE_AWAIT;
 }
 
+/* Preemptions are time based: when the recording shows that `thread`'s
+ * next event was a preemption, give it a short slice so that a spinning
+ * thread is preempted again rather than running on into a later event. */
+#define REPLAY_PREEMPT_SLICE_US 100
+
+static uint32_t replay_slice(void *ctx, uint64_t step, uint32_t thread)
+{
+	struct replay_ctx *c = ctx;
+	const struct sc_trace *t = c->t;
+
+	if (step < c->base)
+		return 0;
+	for (size_t i = (size_t)(step - c->base) + 1; i < t->nevents; i++) {
+		if (t->events[i].thread != thread)
+			continue;
+		return t->events[i].kind == SC_EV_PREEMPT ?
+		       REPLAY_PREEMPT_SLICE_US : 0;
+	}
+	return 0;
+}
+
 static const char *replay_error(void *ctx)
 {
 	struct replay_ctx *c = ctx;
@@ -237,6 +258,7 @@ int sc_replay_create(const struct sc_trace *t, struct sc_policy *out,
 		.pick = replay_pick,
 		.pick_wake = replay_pick_wake,
 		.release = replay_release,
+		.slice = replay_slice,
 		.error = replay_error,
 	};
 	return 0;

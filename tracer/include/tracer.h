@@ -157,6 +157,13 @@ struct sc_policy {
 	 * once (a syscall_return event follows).  Replay answers from the
 	 * trace so that timing cannot change the schedule.  NULL: AUTO. */
 	int (*release)(void *ctx, const struct sc_event *ev);
+	/* Thread `thread` is resumed after the event of step `step`: return
+	 * a slice in microseconds of CPU time for it (0: the configured
+	 * one).  Replay asks for a short one when the recording shows the
+	 * thread was preempted before its next event, so that a spinning
+	 * thread is preempted again instead of running into another event.
+	 * May be NULL. */
+	uint32_t (*slice)(void *ctx, uint64_t step, uint32_t thread);
 	/* Why pick() or pick_wake() aborted; may be NULL. */
 	const char *(*error)(void *ctx);
 };
