@@ -8,6 +8,7 @@
 #ifndef SCHEDCTL_CLI_H
 #define SCHEDCTL_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,11 +58,29 @@ int cli_send(int fd, const Scctl__Request *req, const int *fds, int nfds);
 /* The next reply, or NULL after printing why (daemon gone...). */
 Scctl__Reply *cli_recv(int fd);
 
+/* Shard "I/N" (1 <= I <= N): 0 or -1 after printing a usage error. */
+int cli_parse_shard(const char *s, uint32_t *index, uint32_t *count);
+
+/* interrupt.c: Ctrl-C during a launch or attach stops the session
+ * cleanly: the first SIGINT (or SIGTERM) half-closes the connection, the
+ * worker notices and stops its runs (no target left running) and closes
+ * its end; a second SIGINT kills the CLI as usual. */
+extern volatile sig_atomic_t cli_interrupted;
+void cli_stop_on_interrupt(int fd);
+/* What the CLI says once the worker is gone; returns 130. */
+int cli_report_interrupted(const char *session);
+
 /* Subcommands: argv[0] is the subcommand name. */
 int cmd_launch(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 int cmd_shutdown(int argc, char **argv);
 int cmd_ping(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
 
 #endif /* SCHEDCTL_CLI_H */

@@ -1,7 +1,9 @@
 /*
- * cmd_export.c - schedctl export TRACE --format json [-o FILE]
+ * cmd_export.c - schedctl export TRACE --format json|chrome|dot [-o FILE]
  *
- * Decodes a trace file without the daemon.  A truncated trace (a killed
+ * Decodes a trace file without the daemon: plain JSON of everything,
+ * Chrome trace-event JSON (Perfetto, chrome://tracing) of the schedule,
+ * or Graphviz DOT of the partial order.  A truncated trace (a killed
  * supervisor leaves a valid prefix) is exported with a warning.
  */
 #include "config.h"
@@ -19,7 +21,10 @@ static const char export_usage[] =
 "Usage: schedctl export [OPTIONS] TRACE\n"
 "Write the contents of a trace file in another format.\n"
 "\n"
-"  -f, --format FORMAT     json (default; chrome and dot: not supported yet)\n"
+"  -f, --format FORMAT     json (default): the whole trace as JSON;\n"
+"                          chrome: a Chrome trace-event file (Perfetto,\n"
+"                          chrome://tracing), one track per thread;\n"
+"                          dot: the partial order as a Graphviz digraph\n"
 "  -o, --output FILE       write to FILE instead of stdout\n"
 "  -h, --help              show this help and exit\n"
 "\n"
@@ -35,14 +40,39 @@ static const struct option export_opts[] = {
 
 static int check_format(const char *f)
 {
-	if (strcmp(f, "json") == 0)
+	if (strcmp(f, "json") == 0 || strcmp(f, "chrome") == 0 ||
+	    strcmp(f, "dot") == 0)
 		return 0;
-	if (strcmp(f, "chrome") == 0 || strcmp(f, "dot") == 0)
-		return cli_usage_error("--format %s: not supported yet", f);
-	return cli_usage_error("--format: unknown format '%s' (known: json)", f);
+	return cli_usage_error("--format: unknown format '%s' (known: json, "
+			       "chrome, dot)", f);
 }
 
-static int export_to(const struct sc_trace *t, const char *out_path)
+static int write_format(const struct sc_trace *t, const char *format,
+			FILE *out)
+{
+	char err[256];
+	int rc;
+
+	if (strcmp(format, "json") == 0)
+		return sc_trace_export_json(t, out);
+	struct sc_symbolizer *sym = sc_symbolizer_new();
+	if (!sym)
+		return -1;
+	if (strcmp(format, "chrome") == 0) {
+		rc = sc_trace_export_chrome(t, sym, out);
+	} else {
+		rc = sc_trace_export_dot(t, sym, 0, out, err, sizeof(err));
+		if (rc < 0) {
+			cli_error("dot: %s", err);
+			rc = -2;
+		}
+	}
+	sc_symbolizer_free(sym);
+	return rc;
+}
+
+static int export_to(const struct sc_trace *t, const char *format,
+		     const char *out_path)
 {
 	FILE *out = stdout;
 	int rc;
@@ -54,10 +84,11 @@ static int export_to(const struct sc_trace *t, const char *out_path)
 			return EXIT_FAIL;
 		}
 	}
-	rc = sc_trace_export_json(t, out);
-	if (fflush(out) != 0)
+	errno = 0;
+	rc = write_format(t, format, out);
+	if (fflush(out) != 0 && rc == 0)
 		rc = -1;
-	if (rc < 0)
+	if (rc == -1)
 		cli_error("%s: %s", out == stdout ? "stdout" : out_path,
 			  errno ? strerror(errno) : "write error");
 	if (out != stdout && fclose(out) != 0 && rc == 0) {
@@ -115,7 +146,7 @@ int cmd_export(int argc, char **argv)
 		cli_error("warning: %s is truncated after %llu bytes; exporting "
 			  "the records before that", path,
 			  (unsigned long long)t.valid_bytes);
-	code = export_to(&t, out_path);
+	code = export_to(&t, format, out_path);
 	sc_trace_free(&t);
 	return code;
 }

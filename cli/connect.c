@@ -182,7 +182,23 @@ int cli_connect(bool autostart, bool *not_running)
 int cli_send(int fd, const Scctl__Request *req, const int *fds, int nfds)
 {
 	if (sc_frame_send_fds(fd, &req->base, fds, (size_t)nfds) < 0) {
-		cli_error("sending to schedctld: %s", strerror(errno));
+		int e = errno;
+		struct sc_frame f;
+		Scctl__Reply *r = NULL;
+
+		/* The daemon may have refused us (another uid...) and closed
+		 * before we sent: its error reply says why better than EPIPE. */
+		if ((e == EPIPE || e == ECONNRESET) &&
+		    sc_frame_recv(fd, &f, 0, 1000) == SC_FRAME_OK) {
+			r = scctl__reply__unpack(NULL, f.len, f.data);
+			sc_frame_release(&f);
+		}
+		if (r && r->error)
+			cli_error("%s", r->error);
+		else
+			cli_error("sending to schedctld: %s", strerror(e));
+		if (r)
+			scctl__reply__free_unpacked(r, NULL);
 		return -1;
 	}
 	return 0;
@@ -196,7 +212,9 @@ Scctl__Reply *cli_recv(int fd)
 
 	if (st == SC_FRAME_EOF || st == SC_FRAME_TRUNCATED ||
 	    (st == SC_FRAME_ERRNO && errno == ECONNRESET)) {
-		cli_error("schedctld closed the connection (see its log)");
+		/* After Ctrl-C, the end of the connection is the answer. */
+		if (!cli_interrupted)
+			cli_error("schedctld closed the connection (see its log)");
 		return NULL;
 	}
 	if (st != SC_FRAME_OK) {

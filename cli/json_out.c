@@ -107,6 +107,15 @@ void json_double(struct json_out *j, const char *key, double v, int decimals)
 		fprintf(j->f, "%.*f", decimals, v);
 }
 
+void json_double_g(struct json_out *j, const char *key, double v)
+{
+	member(j, key);
+	if (!isfinite(v))
+		fputs("null", j->f);
+	else
+		fprintf(j->f, "%.6g", v);
+}
+
 void json_bool(struct json_out *j, const char *key, bool v)
 {
 	member(j, key);

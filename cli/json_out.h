@@ -32,6 +32,8 @@ void json_string(struct json_out *j, const char *key, const char *v); /* NULL ->
 void json_uint(struct json_out *j, const char *key, uint64_t v);
 void json_int(struct json_out *j, const char *key, int64_t v);
 void json_double(struct json_out *j, const char *key, double v, int decimals);
+/* v with 6 significant digits ("2.5e-07"): for probabilities. */
+void json_double_g(struct json_out *j, const char *key, double v);
 void json_bool(struct json_out *j, const char *key, bool v);
 void json_null(struct json_out *j, const char *key);
 

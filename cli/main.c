@@ -17,8 +17,16 @@ static const char main_usage[] =
 "  launch [OPTIONS] -- PROGRAM [ARGS...]\n"
 "                          run PROGRAM many times under controlled schedules\n"
 "  replay [OPTIONS] TRACE  reproduce a recorded run\n"
-"  export TRACE --format json [-o FILE]\n"
+"  attach PID [OPTIONS]    control a running process for a while\n"
+"  list                    list the sessions\n"
+"  status [SESSION]        runs done, bugs, rate and time left\n"
+"  results SESSION         the bugs a session found, with replay commands\n"
+"  stop SESSION            stop a running session cleanly\n"
+"  export TRACE --format json|chrome|dot [-o FILE]\n"
 "                          decode a trace file (no daemon needed)\n"
+"  analyze SESSION-DIR... | TRACE... [--json]\n"
+"                          partial orders, coverage and data races of\n"
+"                          recorded runs (no daemon needed)\n"
 "  ping                    check that the daemon answers\n"
 "  shutdown                stop the daemon\n"
 "\n"
@@ -42,6 +50,12 @@ static const struct {
 	{ "launch", cmd_launch },
 	{ "replay", cmd_replay },
 	{ "export", cmd_export },
+	{ "analyze", cmd_analyze },
+	{ "attach", cmd_attach },
+	{ "list", cmd_list },
+	{ "status", cmd_status },
+	{ "results", cmd_results },
+	{ "stop", cmd_stop },
 	{ "ping", cmd_ping },
 	{ "shutdown", cmd_shutdown },
 };

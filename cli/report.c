@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "json_out.h"
 #include "report.h"
@@ -28,6 +29,7 @@ void report_launch_start(struct launch_report *rep, const char *session,
 			 uint32_t planned)
 {
 	rep->planned = planned;
+	rep->session = session ? strdup(session) : NULL;
 	if (rep->json)
 		return;
 	printf("schedctl: session %s: %u runs of %s, strategy %s, seed 0x%" PRIx64 "\n",
@@ -73,9 +75,27 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
 		       run->verdict ? run->verdict : "?", run->steps);
 		fflush(stdout);
 	}
+	rep->done++;
 	if (rep->progress) {
-		fprintf(stderr, "\r\033[Krun %u/%u: %s", run->run, rep->planned,
-			run->verdict ? run->verdict : "?");
+		struct timespec ts;
+		double now, rate;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+		if (rep->done == 1)
+			rep->t0 = now;
+		rate = now > rep->t0 && rep->done > 1
+		       ? (rep->done - 1) / (now - rep->t0) : 0;
+		/* At most 10 redraws a second (runs may finish by thousands),
+		 * but always the last one and a line just cleared. */
+		if (progress_shown && now - rep->last_draw < 0.1 &&
+		    rep->done < rep->planned)
+			return;
+		rep->last_draw = now;
+		fprintf(stderr, "\r\033[K%u/%u runs, %zu bug%s", rep->done,
+			rep->planned, rep->nfail, rep->nfail == 1 ? "" : "s");
+		if (rate > 0)
+			fprintf(stderr, ", %.1f runs/s", rate);
 		fflush(stderr);
 		progress_shown = true;
 	}
@@ -101,6 +121,23 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 	printf("  replay %s\n", b->replay ? b->replay : "?");
 }
 
+void report_bug_json(struct json_out *j, const Scctl__Bug *b)
+{
+	char seed[24];
+
+	json_begin_object(j, NULL);
+	json_string(j, "kind", b->kind);
+	json_uint(j, "run", b->run);
+	snprintf(seed, sizeof(seed), "0x%" PRIx64, b->seed);
+	json_string(j, "seed", seed);
+	json_string(j, "message", b->message);
+	json_string(j, "location", b->location && *b->location
+		    ? b->location : NULL);
+	json_string(j, "trace", b->trace && *b->trace ? b->trace : NULL);
+	json_string(j, "replay", b->replay);
+	json_end(j);
+}
+
 static void launch_json(const Scctl__Summary *s)
 {
 	struct json_out j;
@@ -122,25 +159,48 @@ static void launch_json(const Scctl__Summary *s)
 	json_double(&j, "wall_seconds", s->wall_seconds, 3);
 	json_uint(&j, "events", s->events);
 	json_string(&j, "out_dir", s->out_dir);
-	json_begin_array(&j, "bugs");
-	for (size_t i = 0; i < s->n_bugs; i++) {
-		const Scctl__Bug *b = s->bugs[i];
+	if (s->pct_bound) {
+		const Scctl__PctBound *b = s->pct_bound;
 
-		json_begin_object(&j, NULL);
-		json_string(&j, "kind", b->kind);
-		json_uint(&j, "run", b->run);
-		snprintf(seed, sizeof(seed), "0x%" PRIx64, b->seed);
-		json_string(&j, "seed", seed);
-		json_string(&j, "message", b->message);
-		json_string(&j, "location", b->location && *b->location
-			    ? b->location : NULL);
-		json_string(&j, "trace", b->trace && *b->trace ? b->trace : NULL);
-		json_string(&j, "replay", b->replay);
+		json_begin_object(&j, "pct_bound");
+		json_uint(&j, "depth", b->depth);
+		json_uint(&j, "threads", b->threads);
+		json_uint(&j, "points", b->points);
+		json_double_g(&j, "per_run", b->per_run);
+		json_uint(&j, "bug_free_runs", b->bug_free_runs);
+		json_double_g(&j, "miss", b->miss);
 		json_end(&j);
 	}
+	json_begin_array(&j, "bugs");
+	for (size_t i = 0; i < s->n_bugs; i++)
+		report_bug_json(&j, s->bugs[i]);
 	json_end(&j);
 	json_end(&j);
 	json_finish(&j);
+}
+
+/* PCT's guarantee, e.g.
+ * "pct: depth 3, n=3 threads, k=12 points: a run hits a given depth-3 bug
+ *  with probability >= 0.00231 (1/(n k^2)); 100 bug-free runs miss it with
+ *  probability <= 0.794" */
+static void print_pct_bound(const Scctl__PctBound *b)
+{
+	char formula[32];
+
+	if (b->depth <= 1)
+		snprintf(formula, sizeof(formula), "1/n");
+	else if (b->depth == 2)
+		snprintf(formula, sizeof(formula), "1/(n k)");
+	else
+		snprintf(formula, sizeof(formula), "1/(n k^%u)", b->depth - 1);
+	printf("pct: depth %u, n=%u threads, k=%" PRIu64 " points: a run hits a "
+	       "given depth-%u bug with probability >= %.3g (%s)",
+	       b->depth, b->threads, b->points, b->depth, b->per_run, formula);
+	/* %.4g: a miss probability close to 1 must not print as 1. */
+	if (b->bug_free_runs)
+		printf("; %u bug-free runs miss it with probability <= %.4g",
+		       b->bug_free_runs, b->miss);
+	putchar('\n');
 }
 
 void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
@@ -161,6 +221,8 @@ void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
 	if (s->first_bug_run > 0)
 		printf(" (first at run %d)", s->first_bug_run);
 	printf(", %" PRIu64 " events, %.2f s\n", s->events, s->wall_seconds);
+	if (s->pct_bound)
+		print_pct_bound(s->pct_bound);
 	fflush(stdout);
 }
 
@@ -168,6 +230,8 @@ void report_launch_free(struct launch_report *rep)
 {
 	free(rep->fail_run);
 	free(rep->fail_steps);
+	free(rep->session);
+	rep->session = NULL;
 	rep->fail_run = NULL;
 	rep->fail_steps = NULL;
 	rep->nfail = 0;

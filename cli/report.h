@@ -9,14 +9,19 @@
 #include <stdint.h>
 
 #include "control.pb-c.h"
+#include "json_out.h"
 
 struct launch_report {
 	const char *program;        /* as the user typed it */
 	const char *strategy;
 	uint64_t seed;
 	bool json;
-	bool progress;              /* live "run i/N" line on stderr */
+	bool progress;              /* live "i/N runs, bugs, rate" on stderr */
 	uint32_t planned;
+	uint32_t done;              /* runs reported so far */
+	double t0;                  /* when the first run was reported */
+	double last_draw;           /* when the progress line was drawn */
+	char *session;              /* id from the first reply */
 	/* steps of the failing runs, for the bug blocks */
 	uint32_t *fail_run;
 	uint64_t *fail_steps;
@@ -31,6 +36,9 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run);
 /* Reply{summary}: bug blocks and the final line, or the JSON object. */
 void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s);
 void report_launch_free(struct launch_report *rep);
+
+/* One bug as launch --json and results --json print it. */
+void report_bug_json(struct json_out *j, const Scctl__Bug *b);
 
 /* Reply{replay}: the result line, or the JSON object. */
 void report_replay(const Scctl__ReplayResult *r, bool json);

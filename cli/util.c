@@ -116,6 +116,32 @@ int cli_parse_seconds(const char *opt, const char *s, uint32_t *ms)
 	return 0;
 }
 
+int cli_parse_shard(const char *s, uint32_t *index, uint32_t *count)
+{
+	unsigned long i, n;
+	char *end, *slash;
+
+	errno = 0;
+	i = strtoul(s, &slash, 10);
+	if (errno || slash == s || *slash != '/' || s[0] == '-' ||
+	    s[0] == '+')
+		goto bad;
+	n = strtoul(slash + 1, &end, 10);
+	if (errno || end == slash + 1 || *end || slash[1] == '-' ||
+	    slash[1] == '+')
+		goto bad;
+	if (n < 1 || n > UINT32_MAX || i < 1 || i > n) {
+		cli_usage_error("--shard %s: I must be from 1 to N", s);
+		return -1;
+	}
+	*index = (uint32_t)i;
+	*count = (uint32_t)n;
+	return 0;
+bad:
+	cli_usage_error("--shard: invalid value '%s' (I/N, e.g. 2/4)", s);
+	return -1;
+}
+
 extern char **environ;
 
 char **cli_environment(size_t *n)

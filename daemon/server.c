@@ -24,12 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "activation.h"
 #include "control.pb-c.h"
 #include "framing.h"
 #include "log.h"
 #include "paths.h"
 #include "reply.h"
 #include "server.h"
+#include "store.h"
 #include "worker.h"
 
 /* A request must arrive this soon after connecting: the main process
@@ -114,6 +116,13 @@ int sc_server_listen(struct sc_daemon *d)
 		fprintf(stderr, "schedctld: %s: %s\n", lock, strerror(e));
 		return -1;
 	}
+	/* Socket activation: systemd owns the path and gave us the socket. */
+	fd = sc_activation_fd();
+	if (fd >= 0) {
+		d->listen_fd = fd;
+		d->activated = true;
+		return 0;
+	}
 	/* Holding the lock, a socket file left behind is stale. */
 	if (unlink(d->socket_path) < 0 && errno != ENOENT) {
 		fprintf(stderr, "schedctld: %s: %s\n", d->socket_path,
@@ -167,7 +176,8 @@ static void cleanup_files(const struct sc_daemon *d)
 {
 	char path[PATH_MAX + 8];
 
-	unlink(d->socket_path);
+	if (!d->activated)
+		unlink(d->socket_path);
 	lock_path(d, path, sizeof(path), "pid");
 	unlink(path);
 	/* PATH.lock stays: removing it would let two daemons lock two
@@ -182,7 +192,29 @@ static time_t mono_now(void)
 	return ts.tv_sec;
 }
 
-static void reap(void)
+/* Sessions left "running" by a dead worker (pid > 0) or by a dead
+ * daemon (pid 0: any whose worker is gone) become "interrupted". */
+static void mark_interrupted(const struct sc_daemon *d, int pid)
+{
+	struct sc_store *st;
+	char err[PATH_MAX + 256];
+	int n;
+	int rc = sc_store_open(d->state_dir, pid == 0, &st, err, sizeof(err));
+
+	if (rc < 0)
+		sc_log("%s", err);
+	if (rc != 0)
+		return;
+	n = sc_store_mark_interrupted(st, pid, err, sizeof(err));
+	if (n < 0)
+		sc_log("%s", err);
+	else if (n > 0)
+		sc_log("%d session%s marked interrupted (%s)", n, n > 1 ? "s" : "",
+		       pid ? "worker died" : "left running by a previous daemon");
+	sc_store_close(st);
+}
+
+static void reap(const struct sc_daemon *d)
 {
 	int status;
 	pid_t pid;
@@ -191,14 +223,16 @@ static void reap(void)
 		for (size_t i = 0; i < nworkers; i++)
 			if (workers[i] == pid) {
 				workers[i] = workers[--nworkers];
-				if (WIFSIGNALED(status))
+				if (WIFSIGNALED(status)) {
 					sc_log("worker %d killed by signal %d",
 					       (int)pid, WTERMSIG(status));
+					mark_interrupted(d, (int)pid);
+				}
 				break;
 			}
 }
 
-static void stop_workers(void)
+static void stop_workers(const struct sc_daemon *d)
 {
 	time_t deadline = mono_now() + SHUTDOWN_GRACE_S;
 
@@ -206,7 +240,7 @@ static void stop_workers(void)
 		kill(workers[i], SIGTERM);
 	while (nworkers > 0 && mono_now() < deadline) {
 		usleep(20000);
-		reap();
+		reap(d);
 	}
 	for (size_t i = 0; i < nworkers; i++)
 		kill(workers[i], SIGKILL);
@@ -216,7 +250,7 @@ static void stop_workers(void)
 
 		if (pid < 0 && errno != EINTR)
 			break;
-		reap();
+		reap(d);
 		for (size_t i = 0; pid > 0 && i < nworkers; i++)
 			if (workers[i] == pid)
 				workers[i] = workers[--nworkers];
@@ -236,6 +270,8 @@ static void run_worker(struct sc_daemon *d, int conn, Scctl__Request *req,
 	sc_worker_init(conn);
 	if (req->launch)
 		code = sc_worker_launch(conn, req->launch, d);
+	else if (req->attach)
+		code = sc_worker_attach(conn, req->attach, d);
 	else
 		code = sc_worker_replay(conn, req->replay, frame->fds,
 					frame->nfds, d);
@@ -275,6 +311,57 @@ static bool peer_allowed(int conn)
 	return cred.uid == geteuid();
 }
 
+/* schedctl stop SESSION: SIGUSR1 to the session's worker, which ends
+ * the session cleanly (the CLI waits for its state to change). */
+static void stop_session(const struct sc_daemon *d, int conn,
+			 const Scctl__StopRequest *stop)
+{
+	Scctl__Reply r = SCCTL__REPLY__INIT;
+	struct sc_session_row *row = NULL;
+	struct sc_store *st = NULL;
+	char err[PATH_MAX + 256];
+	size_t n = 0;
+	int rc;
+
+	if (!stop->session || !*stop->session) {
+		sc_reply_error(conn, 2, "stop: no session given");
+		return;
+	}
+	rc = sc_store_open(d->state_dir, false, &st, err, sizeof(err));
+	if (rc == 1) {
+		sc_reply_error(conn, 2, "no session '%s' (there is none yet)",
+			       stop->session);
+		return;
+	}
+	if (rc < 0 || sc_store_sessions(st, stop->session, &row, &n, err,
+					sizeof(err)) < 0) {
+		sc_reply_error(conn, rc < 0 ? 3 : 2, "%s", err);
+		sc_store_close(st);
+		return;
+	}
+	if (strcmp(row->state, "running") != 0) {
+		sc_reply_error(conn, 2, "session %s is not running (%s)", row->id,
+			       row->state);
+	} else {
+		bool ours = false;
+
+		for (size_t i = 0; i < nworkers; i++)
+			ours |= workers[i] == (pid_t)row->pid;
+		if (ours && kill((pid_t)row->pid, SIGUSR1) == 0) {
+			sc_log("session %s: stop requested", row->id);
+			r.has_ok = r.ok = 1;
+			r.session = row->id;
+			sc_send_reply(conn, &r);
+		} else {
+			sc_store_mark_interrupted(st, row->pid, err, sizeof(err));
+			sc_reply_error(conn, 3, "session %s: its worker (pid %d) is "
+				       "gone; marked interrupted", row->id, row->pid);
+		}
+	}
+	sc_store_rows_free(row, n);
+	sc_store_close(st);
+}
+
 /* Handle one connection.  Returns true when the client asked for
  * shutdown; *shutdown_fd then keeps the connection to answer at the end. */
 static bool handle_conn(struct sc_daemon *d, int conn, int *shutdown_fd)
@@ -302,8 +389,10 @@ static bool handle_conn(struct sc_daemon *d, int conn, int *shutdown_fd)
 		sc_frame_release(&frame);
 		return false;
 	}
-	if (req->launch || req->replay) {
+	if (req->launch || req->replay || req->attach) {
 		start_worker(d, conn, req, &frame);
+	} else if (req->stop) {
+		stop_session(d, conn, req->stop);
 	} else if (req->has_ping && req->ping) {
 		Scctl__Reply r = SCCTL__REPLY__INIT;
 
@@ -347,8 +436,10 @@ int sc_server_run(struct sc_daemon *d)
 		sc_log("pipe: %s", strerror(errno));
 		return 1;
 	}
-	sc_log("listening on %s (state %s, idle exit %us)", d->socket_path,
-	       d->state_dir, d->idle_exit);
+	sc_log("listening on %s%s (state %s, idle exit %us)", d->socket_path,
+	       d->activated ? " (socket-activated)" : "", d->state_dir,
+	       d->idle_exit);
+	mark_interrupted(d, 0);
 	while (shutdown_fd < 0) {
 		struct pollfd pfd[2] = {
 			{ .fd = d->listen_fd, .events = POLLIN },
@@ -380,7 +471,7 @@ int sc_server_run(struct sc_daemon *d)
 		 * or a client came. */
 		if (nworkers > 0 || pfd[0].revents)
 			last_busy = mono_now();
-		reap();
+		reap(d);
 		if (pfd[0].revents & POLLIN)
 			accept_all(d, &shutdown_fd);
 	}
@@ -388,7 +479,7 @@ int sc_server_run(struct sc_daemon *d)
 	/* No new clients from here on. */
 	close(d->listen_fd);
 	cleanup_files(d);
-	stop_workers();
+	stop_workers(d);
 	if (shutdown_fd >= 0) {
 		Scctl__Reply r = SCCTL__REPLY__INIT;
 

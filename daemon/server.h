@@ -17,6 +17,7 @@ struct sc_daemon {
 	/* set up by sc_server_listen() */
 	int listen_fd;
 	int lock_fd;
+	bool activated;             /* listen_fd came from systemd */
 };
 
 /* Take PATH.lock and listen on PATH.  Returns 0; 1 when another daemon

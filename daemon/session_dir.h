@@ -5,7 +5,7 @@
  * 20261122-031500-ab12 (local time and 16 random bits; mkdir makes it
  * unique).  Per run r: run-%06u.sctrace (trace), .out and .err (the
  * program's stdout and stderr).  session.txt holds the parameters as
- * key=value lines (the SQLite index comes later).
+ * key=value lines; the session index (store.h) has them too.
  */
 #ifndef SCHEDCTL_SESSION_DIR_H
 #define SCHEDCTL_SESSION_DIR_H

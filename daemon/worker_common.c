@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +17,21 @@
 
 volatile int sc_worker_cancel;
 volatile int sc_worker_client_gone;
+volatile int sc_worker_stop_requested;
+volatile int sc_worker_terminated;
 static int client_fd = -1;
+static bool detached;
 
 /* The client sends nothing after its request, so readable means gone
  * (EOF) or misbehaving: either way stop. */
 static void probe_client(void)
 {
 	char b;
-	ssize_t n = recv(client_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	ssize_t n;
+
+	if (detached || client_fd < 0)
+		return;
+	n = recv(client_fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
 
 	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
 		       errno != EINTR)) {
@@ -44,6 +52,15 @@ static void on_sigio(int sig)
 static void on_sigterm(int sig)
 {
 	(void)sig;
+	sc_worker_terminated = 1;
+	sc_worker_cancel = 1;
+}
+
+/* schedctl stop: end the session cleanly. */
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+	sc_worker_stop_requested = 1;
 	sc_worker_cancel = 1;
 }
 
@@ -61,6 +78,8 @@ void sc_worker_init(int conn)
 	sa.sa_handler = on_sigterm;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_sigusr1;
+	sigaction(SIGUSR1, &sa, NULL);
 	sa.sa_handler = on_sigio;
 	sigaction(SIGIO, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
@@ -70,6 +89,12 @@ void sc_worker_init(int conn)
 	sigaction(SIGCHLD, &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* A daemon killed with -9 takes its sessions down with it (they
+	 * end "interrupted") instead of leaving orphans that nobody can
+	 * stop. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() == 1)
+		on_sigterm(SIGTERM);
 	/* SIGIO when the client closes its end. */
 	if (fcntl(conn, F_SETOWN, getpid()) == 0)
 		fcntl(conn, F_SETFL, fcntl(conn, F_GETFL) | O_ASYNC);
@@ -81,8 +106,42 @@ void sc_worker_check_client(int conn)
 	probe_client();
 }
 
+void sc_worker_detach(int conn)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	detached = true;
+	client_fd = -1;
+	fcntl(conn, F_SETFL, fcntl(conn, F_GETFL) & ~O_ASYNC);
+	/* The client may have closed its end as soon as it had the id,
+	 * before we got here: that is no reason to stop. */
+	sc_worker_client_gone = 0;
+	sc_worker_cancel = sc_worker_terminated || sc_worker_stop_requested;
+	/* Close the connection but keep the descriptor number taken, so
+	 * that the final close(conn) cannot hit a file opened since. */
+	if (null >= 0) {
+		dup3(null, conn, O_CLOEXEC);
+		close(null);
+	}
+}
+
+bool sc_worker_detached(void)
+{
+	return detached;
+}
+
+void sc_worker_forget_client(void)
+{
+	client_fd = -1;
+	/* A job of a detached session still reports to its session. */
+	detached = false;
+	sc_worker_client_gone = 0;
+}
+
 int sc_worker_send(int conn, const Scctl__Reply *r)
 {
+	if (detached)
+		return 0;
 	if (sc_worker_client_gone)
 		return -1;
 	if (sc_send_reply(conn, r) < 0) {

@@ -14,14 +14,20 @@
 
 struct random_ctx {
 	struct sc_rng rng;
+	bool alone;             /* the last view had one live thread */
 };
 
 static int random_pick(void *ctx, const struct sc_sched_view *view)
 {
 	struct random_ctx *c = ctx;
 
+	c->alone = view->nthreads == 1;
 	if (view->nenabled == 0)
 		return SC_PICK_ABORT;   /* the engine never asks then */
+	/* No choice, no draw: a timing-dependent step of a sequential
+	 * phase (a slow syscall's return) must not shift the schedule. */
+	if (view->nenabled == 1)
+		return (int)view->enabled[0];
 	return (int)view->enabled[sc_rng_below(&c->rng, view->nenabled)];
 }
 
@@ -30,51 +36,33 @@ static size_t random_pick_wake(void *ctx, const struct sc_event *waker,
 			       size_t nwake, uint32_t *out)
 {
 	struct random_ctx *c = ctx;
-	size_t k = nwake < nwaiters ? nwake : nwaiters;
-	uint32_t stackidx[64];
-	uint32_t *idx = nwaiters <= 64 ? stackidx
-			: malloc(nwaiters * sizeof(*idx));
-
-	size_t ret = k;
 
 	(void)waker;
 	(void)waiters;
-	if (!idx)
-		return SIZE_MAX;        /* out of memory: abort the run */
-	if (k == 0)
-		goto out;
-	/* Partial Fisher-Yates: the first k slots become a uniform k-subset. */
-	for (size_t i = 0; i < nwaiters; i++)
-		idx[i] = (uint32_t)i;
-	for (size_t i = 0; i < k; i++) {
-		size_t j = i + (size_t)sc_rng_below(&c->rng, nwaiters - i);
-		uint32_t t = idx[i];
+	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
+}
 
-		idx[i] = idx[j];
-		idx[j] = t;
-	}
-	/* Report them oldest first, as the default policy would. */
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
-			uint32_t t = idx[j];
+/* A possibly blocking syscall of the only live thread: wait for it
+ * however long it takes.  Nobody else could run meanwhile, and a slow
+ * return (a loaded machine) then adds no syscall_return event, so the
+ * steps of a sequential phase do not depend on timing.  With other
+ * threads alive, the engine's default (AUTO) lets them run. */
+static int random_release(void *ctx, const struct sc_event *ev)
+{
+	struct random_ctx *c = ctx;
 
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-	for (size_t i = 0; i < k; i++)
-		out[i] = idx[i];
-out:
-	if (idx != stackidx)
-		free(idx);
-	return ret;
+	(void)ev;
+	return c->alone ? SC_RELEASE_AWAIT : SC_RELEASE_AUTO;
 }
 
 int sc_random_create(const char *params, uint64_t seed, uint32_t run,
+		     struct sc_strategy_session *session,
 		     struct sc_policy *out, char *err, size_t errlen)
 {
 	struct random_ctx *c;
 
 	(void)run;
+	(void)session;
 	if (params && *params) {
 		snprintf(err, errlen, "strategy random takes no parameters (got '%s')",
 			 params);
@@ -90,6 +78,7 @@ int sc_random_create(const char *params, uint64_t seed, uint32_t run,
 		.ctx = c,
 		.pick = random_pick,
 		.pick_wake = random_pick_wake,
+		.release = random_release,
 	};
 	return 0;
 }

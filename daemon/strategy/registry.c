@@ -13,6 +13,62 @@ static const struct sc_strategy strategies[] = {
 		.destroy = sc_random_destroy,
 	},
 	{
+		.name = "pct",
+		.summary = "PCT: random thread priorities, D-1 priority change "
+			   "points (--depth D)",
+		.create = sc_pct_create,
+		.destroy = sc_pct_destroy,
+		.bound = sc_pct_bound,
+	},
+	{
+		.name = "pos",
+		.summary = "POS: random event priorities, re-drawn for racing events",
+		.create = sc_pos_create,
+		.destroy = sc_pos_destroy,
+	},
+	{
+		.name = "pos-rw",
+		.summary = "POS*: like pos, but two reads do not race",
+		.create = sc_pos_rw_create,
+		.destroy = sc_pos_destroy,
+	},
+	{
+		.name = "noise",
+		.summary = "noise making: the running thread keeps running, "
+			   "yields injected with probability p "
+			   "(--noise white|random|best, --p P, --c C)",
+		.create = sc_noise_create,
+		.destroy = sc_noise_destroy,
+	},
+	{
+		.name = "speed",
+		.summary = "thread speed control: per-thread quotas per epoch, "
+			   "basis speed vectors enumerated over the runs",
+		.create = sc_speed_create,
+		.destroy = sc_speed_destroy,
+	},
+	{
+		.name = "urw",
+		.summary = "uniform random walk: threads drawn in proportion "
+			   "to their estimated remaining events",
+		.create = sc_urw_create,
+		.destroy = sc_urw_destroy,
+	},
+	{
+		.name = "surw",
+		.summary = "selectively uniform random walk: urw only at "
+			   "events on shared objects",
+		.create = sc_surw_create,
+		.destroy = sc_urw_destroy,
+	},
+	{
+		.name = "portfolio",
+		.summary = "rotates over pos, pct, pos-rw, surw, random, "
+			   "noise best and speed, run by run",
+		.create = sc_portfolio_create,
+		.destroy = sc_portfolio_destroy,
+	},
+	{
 		.name = "native",
 		.summary = "no control: run natively, no trace (baseline)",
 	},
@@ -22,7 +78,7 @@ static const struct sc_strategy strategies[] = {
 
 /* In the design (docs/schedctl.1) but not written yet. */
 static const char *const planned[] = {
-	"pos", "pos-rw", "pct", "chess", "noise", "speed",
+	"chess",
 };
 
 const struct sc_strategy *sc_strategy_at(size_t i)

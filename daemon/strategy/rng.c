@@ -1,6 +1,9 @@
 /* rng.c - splitmix64 and xoshiro256** (Blackman and Vigna, public domain
- * algorithms; written from their published definitions). */
+ * algorithms; written from their published definitions), and uniform
+ * random subsets drawn from them. */
 #include "config.h"
+
+#include <stdlib.h>
 
 #include "strategy/rng.h"
 
@@ -59,4 +62,38 @@ uint64_t sc_rng_below(struct sc_rng *r, uint64_t n)
 		x = sc_rng_next(r);
 	while (x > limit);
 	return x % n;
+}
+
+size_t sc_rng_subset(struct sc_rng *r, size_t n, size_t k, uint32_t *out)
+{
+	uint32_t stackidx[64];
+	uint32_t *idx = n <= 64 ? stackidx : malloc(n * sizeof(*idx));
+
+	if (k > n)
+		k = n;
+	if (!idx)
+		return SIZE_MAX;
+	/* Partial Fisher-Yates: the first k slots become a uniform k-subset. */
+	for (size_t i = 0; i < n && k > 0; i++)
+		idx[i] = (uint32_t)i;
+	for (size_t i = 0; i < k; i++) {
+		size_t j = i + (size_t)sc_rng_below(r, n - i);
+		uint32_t t = idx[i];
+
+		idx[i] = idx[j];
+		idx[j] = t;
+	}
+	/* Ascending: the order in which the kernel would list them. */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
+			uint32_t t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (size_t i = 0; i < k; i++)
+		out[i] = idx[i];
+	if (idx != stackidx)
+		free(idx);
+	return k;
 }

@@ -6,6 +6,7 @@
 #ifndef SCHEDCTL_RNG_H
 #define SCHEDCTL_RNG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct sc_rng {
@@ -21,5 +22,10 @@ void sc_rng_seed(struct sc_rng *r, uint64_t seed);
 uint64_t sc_rng_next(struct sc_rng *r);
 /* Uniform in [0, n); n must be > 0.  Unbiased (rejection). */
 uint64_t sc_rng_below(struct sc_rng *r, uint64_t n);
+
+/* A uniform random subset of min(k, n) of the indexes 0..n-1, written to
+ * out[] in ascending order; returns its size, or SIZE_MAX when out of
+ * memory.  (Futex wakes of the random walk and of POS.) */
+size_t sc_rng_subset(struct sc_rng *r, size_t n, size_t k, uint32_t *out);
 
 #endif /* SCHEDCTL_RNG_H */

@@ -4,7 +4,12 @@
  * A strategy turns (parameters, run seed, run index) into a struct
  * sc_policy (tracer.h) for one run.  It sees threads, their next events
  * and the enabled set, never ptrace.  Each strategy lives in its own file
- * (random.c, later pos.c, pct.c...) and is listed in registry.c.
+ * (random.c, pct.c, pos.c...) and is listed in registry.c.
+ *
+ * Runs of a launch are sequential in one process.  What a strategy learns
+ * across them (PCT estimates the length of a run from the runs already
+ * done) lives in a struct sc_strategy_session that the launch creates
+ * once and hands to every create().
  */
 #ifndef SCHEDCTL_STRATEGY_H
 #define SCHEDCTL_STRATEGY_H
@@ -14,22 +19,53 @@
 #include <stdint.h>
 
 #include "tracer.h"
+#include "strategy/learn.h"
 
-/* The strategy of a launch without --strategy.  The design's default is
- * "pos"; until pos exists, the random walk. */
-#define SC_DEFAULT_STRATEGY "random"
+/* The strategy of a launch without --strategy, chosen by the benchmark
+ * (tests/bench/hitrate.sh, 12 buggy targets x 14 columns, 200 runs):
+ * surw had the best geometric-mean hit ratio (0.218, against 0.132 for
+ * speed, 0.127 for portfolio, 0.119 for pos and 0.009 for native stress). */
+#define SC_DEFAULT_STRATEGY "surw"
+
+/* What the runs of one launch taught the strategies so far.  The launch
+ * zeroes it once; policies update it while they run (and in destroy()). */
+struct sc_strategy_session {
+	uint32_t runs;              /* runs whose policy was destroyed */
+	/* Most scheduling points of one run, counting only the steps where
+	 * more than one thread was enabled (PCT's k). */
+	uint64_t max_points;
+	uint32_t max_threads;       /* most threads seen in one run */
+	/* noise, speed, urw/surw, portfolio (learn.h). */
+	struct sc_learn learn;
+};
+
+/* PCT's guarantee for a session (struct sc_strategy.bound). */
+struct sc_bound {
+	uint32_t depth;             /* d */
+	uint32_t threads;           /* n: most threads seen (at least 1) */
+	uint64_t points;            /* k: the estimate (at least 1) */
+	double per_run;             /* 1 / (n k^(d-1)) */
+};
 
 struct sc_strategy {
 	const char *name;
 	const char *summary;        /* one line for --help */
 	/* Build the policy of run `run` (1-based) seeded with `seed`
 	 * (seeds.h).  params is the "key=value,..." text (may be empty).
-	 * Returns 0, or -1 with a one-line reason in err.  NULL for
-	 * `native`: the run is not controlled and has no policy. */
+	 * session is the launch's (may be NULL: a run on its own, or a
+	 * check of the parameters).  Returns 0, or -1 with a one-line
+	 * reason in err.  NULL for `native`: the run is not controlled and
+	 * has no policy. */
 	int (*create)(const char *params, uint64_t seed, uint32_t run,
+		      struct sc_strategy_session *session,
 		      struct sc_policy *out, char *err, size_t errlen);
 	/* Free what create() allocated. */
 	void (*destroy)(struct sc_policy *p);
+	/* Optional: the worst-case probability that one run hits a given
+	 * bug of the strategy's depth, from what the session learnt.
+	 * Returns false when there is none (bad params). */
+	bool (*bound)(const char *params, const struct sc_strategy_session *s,
+		      struct sc_bound *out);
 };
 
 /* The strategy called name, or NULL. */
@@ -47,7 +83,82 @@ const struct sc_strategy *sc_strategy_at(size_t i);
 
 /* random.c */
 int sc_random_create(const char *params, uint64_t seed, uint32_t run,
+		     struct sc_strategy_session *session,
 		     struct sc_policy *out, char *err, size_t errlen);
 void sc_random_destroy(struct sc_policy *p);
+
+/* pct.c: PCT, params "depth=D" (default SC_PCT_DEFAULT_DEPTH). */
+#define SC_PCT_DEFAULT_DEPTH 3
+#define SC_PCT_MAX_DEPTH 64
+/* k of the first run of a session, before any run was measured. */
+#define SC_PCT_DEFAULT_POINTS 100
+int sc_pct_create(const char *params, uint64_t seed, uint32_t run,
+		  struct sc_strategy_session *session,
+		  struct sc_policy *out, char *err, size_t errlen);
+void sc_pct_destroy(struct sc_policy *p);
+bool sc_pct_bound(const char *params, const struct sc_strategy_session *s,
+		  struct sc_bound *out);
+/* (1 - p)^n: the chance that n independent runs all miss a bug that each
+ * finds with probability p. */
+double sc_miss_probability(double p, uint32_t n);
+
+/* pos.c: POS (pos) and its read-only relaxation POS* (pos-rw). */
+int sc_pos_create(const char *params, uint64_t seed, uint32_t run,
+		  struct sc_strategy_session *session,
+		  struct sc_policy *out, char *err, size_t errlen);
+int sc_pos_rw_create(const char *params, uint64_t seed, uint32_t run,
+		     struct sc_strategy_session *session,
+		     struct sc_policy *out, char *err, size_t errlen);
+void sc_pos_destroy(struct sc_policy *p);
+
+/* For the unit tests: the current priority of a thread's pending event
+ * (pos) or of the thread (pct); false when the thread has none yet. */
+bool sc_pos_priority(const struct sc_policy *p, uint32_t thread,
+		     uint64_t *prio);
+bool sc_pct_priority(const struct sc_policy *p, uint32_t thread,
+		     int64_t *prio);
+
+/* noise.c: noise making, params "noise=white|random|best,p=P,c=C". */
+#define SC_NOISE_DEFAULT_P 0.1
+#define SC_NOISE_DEFAULT_C (1.0 / 3.0)
+int sc_noise_create(const char *params, uint64_t seed, uint32_t run,
+		    struct sc_strategy_session *session,
+		    struct sc_policy *out, char *err, size_t errlen);
+void sc_noise_destroy(struct sc_policy *p);
+/* For the unit tests: the probability of a yield before an event at pc
+ * of the running thread. */
+double sc_noise_probability(const struct sc_policy *p, uint64_t pc);
+
+/* speed.c: thread speed control, params "epoch=L,k=K". */
+#define SC_SPEED_DEFAULT_EPOCH 64
+#define SC_SPEED_DEFAULT_K 7
+#define SC_SPEED_DEFAULT_THREADS 4
+int sc_speed_create(const char *params, uint64_t seed, uint32_t run,
+		    struct sc_strategy_session *session,
+		    struct sc_policy *out, char *err, size_t errlen);
+void sc_speed_destroy(struct sc_policy *p);
+/* For the unit tests: a thread's events per epoch in this run. */
+bool sc_speed_quota(const struct sc_policy *p, uint32_t thread,
+		    uint64_t *quota);
+
+/* urw.c: uniform (urw) and selectively uniform (surw) random walks. */
+int sc_urw_create(const char *params, uint64_t seed, uint32_t run,
+		  struct sc_strategy_session *session,
+		  struct sc_policy *out, char *err, size_t errlen);
+int sc_surw_create(const char *params, uint64_t seed, uint32_t run,
+		   struct sc_strategy_session *session,
+		   struct sc_policy *out, char *err, size_t errlen);
+void sc_urw_destroy(struct sc_policy *p);
+/* For the unit tests: a thread's weight now (its estimated events left). */
+uint64_t sc_urw_weight(const struct sc_policy *p, uint32_t thread);
+
+/* portfolio.c: run r uses one of pos, pct, pos-rw, surw, random, noise
+ * and speed in turn. */
+int sc_portfolio_create(const char *params, uint64_t seed, uint32_t run,
+			struct sc_strategy_session *session,
+			struct sc_policy *out, char *err, size_t errlen);
+void sc_portfolio_destroy(struct sc_policy *p);
+/* The name of the strategy run r (1-based) uses. */
+const char *sc_portfolio_member(uint32_t run);
 
 #endif /* SCHEDCTL_STRATEGY_H */

@@ -1,6 +1,7 @@
 /*
- * fuzz_trace_reader.c - libFuzzer target for the trace reader and the JSON
- * export (tests/fuzz/run.sh builds and runs it).
+ * fuzz_trace_reader.c - libFuzzer target for the trace reader, the JSON
+ * export and the analyses run on what it returns (fingerprint, races,
+ * report, Chrome and DOT exports) (tests/fuzz/run.sh builds and runs it).
  *
  * Beyond "no crash, no leak, no undefined behaviour" it checks what users
  * of struct sc_trace rely on, and aborts (a finding) when the reader
@@ -41,6 +42,33 @@ static void check(const struct sc_trace *t, size_t size)
 	}
 }
 
+/* The analyses trust what the reader returns: run them all.  Without
+ * the module map, so that symbolisation opens no file the input names. */
+static void analyse(struct sc_trace *t, FILE *devnull)
+{
+	char err[512];
+	uint64_t fp;
+	size_t nmodules = t->nmodules;
+
+	t->nmodules = 0;
+	if (sc_trace_fingerprint(t, &fp, err, sizeof(err)) != 0 && !err[0])
+		abort();
+	struct sc_analysis *a = sc_analysis_new();
+	if (!a)
+		abort();
+	if (sc_analysis_add(a, t, "fuzz", err, sizeof(err)) == 0) {
+		const struct sc_analysis_result *r = sc_analysis_result(a);
+		if (!r || r->runs != 1 || r->events != t->nevents)
+			abort();
+		sc_analysis_write_json(r, devnull);
+		sc_coverage_write_svg(r, devnull);
+	}
+	sc_analysis_free(a);
+	sc_trace_export_chrome(t, NULL, devnull);
+	sc_trace_export_dot(t, NULL, 2000, devnull, err, sizeof(err));
+	t->nmodules = nmodules;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *devnull;
@@ -54,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(&t, size);
 		if (sc_trace_export_json(&t, devnull) != 0)
 			abort();
+		analyse(&t, devnull);
 		sc_trace_free(&t);
 	} else if (!err[0]) {
 		abort();        /* every rejection says why */

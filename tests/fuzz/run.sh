@@ -55,8 +55,13 @@ echo "building the fuzz target in $work"
 	-fno-omit-frame-pointer -o "$work/fuzz_trace_reader" \
 	"$src/tests/fuzz/fuzz_trace_reader.c" \
 	"$src/analysis/trace_reader.c" "$src/analysis/export_json.c" \
-	"$src/analysis/json_out.c" "$src/tracer/names.c" \
-	"$gen/trace.pb-c.c" $pbc_libs
+	"$src/analysis/json_escape.c" "$src/tracer/names.c" \
+	"$src/analysis/u64map.c" "$src/analysis/hb_rules.c" \
+	"$src/analysis/fingerprint.c" "$src/analysis/race_detect.c" \
+	"$src/analysis/symbolizer.c" "$src/analysis/session.c" \
+	"$src/analysis/analyze_report.c" "$src/analysis/coverage_files.c" \
+	"$src/analysis/export_chrome.c" "$src/analysis/export_dot.c" \
+	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz
 # shellcheck disable=SC2086
 "$cc" $cflags -o "$work/make_corpus" "$src/tests/fuzz/make_corpus.c" \
 	"$src/tracer/trace_writer.c" "$src/tracer/env_digest.c" \

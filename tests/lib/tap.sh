@@ -161,9 +161,16 @@ sc_setup() {
 # sc ARGS...: the CLI, talking to this test's own daemon.  The variables
 # are given to the CLI only (not exported to the script), so that the
 # daemon and targets are the only processes that carry them.
+#
+# SCHEDCTL_JOBS=1: one job per launch unless a test says --jobs.  `make
+# check` runs two tests at once on two CPUs; more busy tracers than CPUs
+# makes some runs' scheduling points depend on timing (a released system
+# call that takes more than the engine's short wait), and the tests that
+# compare two sessions with the same seed would then flake.
 sc() {
 	SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE \
-		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
+		SCHEDCTLD=$SCHEDCTLD SCHEDCTL_JOBS=${SCHEDCTL_JOBS:-1} \
+		"$SCHEDCTL" "$@"
 }
 
 # sc_target NAME: copy tests/targets/NAME into the sandbox, print its path.

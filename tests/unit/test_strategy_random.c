@@ -47,7 +47,7 @@ static struct sc_policy make_policy(uint64_t seed)
 	struct sc_policy p = { 0 };
 	char err[256];
 
-	if (!s || s->create("", seed, 1, &p, err, sizeof(err)) < 0)
+	if (!s || s->create("", seed, 1, NULL, &p, err, sizeof(err)) < 0)
 		bail_out("cannot create the random strategy");
 	return p;
 }
@@ -62,10 +62,12 @@ static void test_registry(void)
 	ok(sc_strategy_find("native") && !sc_strategy_find("native")->create,
 	   "native is registered without a policy");
 	ok(!sc_strategy_find("nope"), "unknown names are not found");
-	ok(sc_strategy_planned("pos") && !sc_strategy_planned("nope"),
-	   "pos is planned, nope is not");
-	is_str(sc_strategy_list(), "random, native", "list of known strategies");
-	ok(s && s->create("x=1", 1, 1, &p, err, sizeof(err)) < 0 && err[0],
+	ok(sc_strategy_planned("chess") && !sc_strategy_planned("nope") &&
+	   !sc_strategy_planned("pos"), "chess is planned, nope and pos are not");
+	is_str(sc_strategy_list(), "random, pct, pos, pos-rw, noise, speed, urw, "
+	       "surw, portfolio, native",
+	       "list of known strategies");
+	ok(s && s->create("x=1", 1, 1, NULL, &p, err, sizeof(err)) < 0 && err[0],
 	   "random rejects parameters: %s", err);
 }
 

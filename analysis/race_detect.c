@@ -1,0 +1,325 @@
+/*
+ * race_detect.c - vector-clock happens-before over synchronisation edges,
+ * and a shadow memory of 8-byte words recording each thread's latest
+ * read and write of every word (with the bytes they touched).
+ *
+ * Cost: O(threads) per synchronisation event (clock joins), O(cells of the
+ * word) per memory event; nothing per event is kept after the run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hb_rules.h"
+#include "race_detect.h"
+#include "u64map.h"
+
+struct cell {
+	uint32_t thread;
+	uint32_t clock;         /* the thread's own clock at the access */
+	uint32_t event;         /* index into t->events */
+	uint8_t mask;           /* bytes of the word touched */
+	uint8_t write;          /* write or rmw */
+};
+
+struct word {
+	struct cell *cells;
+	uint32_t n, cap;
+	bool atomic;            /* an rmw touched it: accesses synchronise */
+};
+
+struct rd {
+	const struct sc_trace *t;
+	uint32_t n;             /* thread slots */
+	uint32_t *vc;           /* n x n: vc[t*n + u] */
+	uint32_t *pending;      /* n x n: clocks to join at t's next event */
+	bool *has_pending;
+	uint32_t *exitvc;       /* n x n */
+	bool *exited;
+	uint64_t *join_obj;     /* per thread: object of its last join */
+	struct hb_cond *cond;   /* per thread */
+	struct u64map objmap;   /* object -> index into objclk (n each) */
+	uint32_t *objclk;
+	size_t nobj, capobj;
+	struct u64map wordmap;  /* address >> 3 -> index into words */
+	struct word *words;
+	size_t nwords, capwords;
+};
+
+static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (src[i] > dst[i])
+			dst[i] = src[i];
+}
+
+/* The release clock of an object, created zeroed; NULL when out of memory. */
+static uint32_t *obj_clock(struct rd *r, uint64_t obj)
+{
+	int added;
+	int64_t k = u64map_get_or_add(&r->objmap, obj, (uint32_t)r->nobj,
+				      &added);
+	if (k < 0)
+		return NULL;
+	if (added) {
+		if (r->nobj == r->capobj) {
+			size_t c = r->capobj ? r->capobj * 2 : 16;
+			void *p = realloc(r->objclk, c * r->n * sizeof(uint32_t));
+			if (!p)
+				return NULL;
+			r->objclk = p;
+			r->capobj = c;
+		}
+		memset(r->objclk + r->nobj * r->n, 0, r->n * sizeof(uint32_t));
+		r->nobj++;
+	}
+	return r->objclk + (size_t)k * r->n;
+}
+
+static struct word *get_word(struct rd *r, uint64_t w)
+{
+	int added;
+	int64_t k = u64map_get_or_add(&r->wordmap, w, (uint32_t)r->nwords,
+				      &added);
+	if (k < 0)
+		return NULL;
+	if (added) {
+		if (r->nwords == r->capwords) {
+			size_t c = r->capwords ? r->capwords * 2 : 64;
+			void *p = realloc(r->words, c * sizeof(*r->words));
+			if (!p)
+				return NULL;
+			r->words = p;
+			r->capwords = c;
+		}
+		memset(&r->words[r->nwords++], 0, sizeof(struct word));
+	}
+	return &r->words[k];
+}
+
+static int set_cell(struct word *w, uint32_t th, uint32_t clock,
+		    uint32_t ev, uint8_t mask, bool write)
+{
+	for (uint32_t i = 0; i < w->n; i++) {
+		struct cell *c = &w->cells[i];
+		if (c->thread == th && c->write == write) {
+			c->clock = clock;
+			c->event = ev;
+			c->mask = mask;
+			return 0;
+		}
+	}
+	if (w->n == w->cap) {
+		uint32_t cap = w->cap ? w->cap * 2 : 4;
+		void *p = realloc(w->cells, cap * sizeof(*w->cells));
+		if (!p)
+			return -1;
+		w->cells = p;
+		w->cap = cap;
+	}
+	w->cells[w->n++] = (struct cell){ th, clock, ev, mask, write };
+	return 0;
+}
+
+/* Check and record one memory access.  Returns 0, 1 when fn stopped the
+ * scan, -1 when out of memory. */
+static int mem_access(struct rd *r, size_t ev, race_fn fn, void *ctx)
+{
+	const struct sc_trace_event *e = &r->t->events[ev];
+	uint32_t th = e->thread, *my = r->vc + (size_t)th * r->n;
+	bool write = e->kind != SC_EV_MEM_READ;
+	uint64_t start = e->object, len = e->size ? e->size : 1;
+	/* Reported partners of this access, so that an access spanning two
+	 * words reports each racing event once. */
+	uint32_t seen[8];
+	unsigned nseen = 0;
+
+	if (len > 64)
+		len = 64;
+	for (uint64_t a = start & ~7ULL; a < start + len && a >= (start & ~7ULL);
+	     a += 8) {
+		uint64_t lo = a < start ? start - a : 0;
+		uint64_t hi = start + len - a < 8 ? start + len - a : 8;
+		uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
+		struct word *w = get_word(r, a >> 3);
+		if (!w)
+			return -1;
+		/* Atomic instructions (rmw: lock prefix, xchg) are
+		 * synchronisation, not data, and so are the other accesses to
+		 * a word they touch: on x86 an atomic load or release store
+		 * is a plain mov, indistinguishable from a data access. */
+		if (e->kind == SC_EV_MEM_RMW)
+			w->atomic = true;
+		if (w->atomic)
+			continue;
+		for (uint32_t i = 0; i < w->n; i++) {
+			const struct cell *c = &w->cells[i];
+			if (c->thread == th || !(c->mask & mask) ||
+			    !(c->write || write) ||
+			    c->clock <= my[c->thread])
+				continue;
+			bool dup = false;
+			for (unsigned s = 0; s < nseen; s++)
+				dup |= seen[s] == c->event;
+			if (dup)
+				continue;
+			if (nseen < 8)
+				seen[nseen++] = c->event;
+			if (fn(ctx, c->event, ev))
+				return 1;
+		}
+		if (set_cell(w, th, my[th], (uint32_t)ev, mask, write) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Plain accesses to a word that an rmw touched act as synchronisation
+ * (hand-written spin locks release with a plain store). */
+static bool atomic_word(struct rd *r, uint64_t addr)
+{
+	int64_t k = u64map_get(&r->wordmap, addr >> 3);
+	return k >= 0 && r->words[k].atomic;
+}
+
+static int run(struct rd *r, race_fn fn, void *ctx)
+{
+	const struct sc_trace *t = r->t;
+	uint32_t n = r->n, next_new = 1, seen_max = 0;
+
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct sc_trace_event *e = &t->events[i];
+		uint32_t th = e->thread;
+		uint32_t *my = r->vc + (size_t)th * n;
+		unsigned role = 0;
+
+		if (th > seen_max)
+			seen_max = th;
+		if (r->has_pending[th]) {
+			join(my, r->pending + (size_t)th * n, n);
+			r->has_pending[th] = false;
+		}
+		my[th]++;
+		if (hb_is_mem(e->kind)) {
+			role = hb_object_role(e->kind);
+			if (!role && atomic_word(r, e->object))
+				role = e->kind == SC_EV_MEM_READ ? HB_ACQUIRE
+								 : HB_RELEASE;
+		} else if (e->object) {
+			role = hb_object_role(e->kind);
+		}
+		uint32_t *oc = NULL;
+		if (role) {
+			oc = obj_clock(r, e->object);
+			if (!oc)
+				return -1;
+			if (role & HB_ACQUIRE)
+				join(my, oc, n);
+		}
+		uint64_t cond_rel, cond_acq;
+		hb_cond_step(&r->cond[th], e, &cond_rel, &cond_acq);
+		if (cond_acq) {
+			uint32_t *mc = obj_clock(r, cond_acq);
+			if (!mc)
+				return -1;
+			join(my, mc, n);
+		}
+		if (e->kind == SC_EV_LIB_JOIN)
+			r->join_obj[th] = e->object;
+		if (e->kind == SC_EV_LIB_JOIN ||
+		    hb_join_wait(r->join_obj[th], e))
+			for (uint32_t u = 0; u < n; u++)
+				if (r->exited[u])
+					join(my, r->exitvc + (size_t)u * n, n);
+		if (hb_is_mem(e->kind)) {
+			int m = mem_access(r, i, fn, ctx);
+			if (m)
+				return m;
+		}
+		if (oc && (role & HB_RELEASE)) {
+			/* Re-fetched: obj_clock may have moved the clocks. */
+			oc = obj_clock(r, e->object);
+			if (!oc)
+				return -1;
+			join(oc, my, n);
+		}
+		if (cond_rel) {
+			uint32_t *mc = obj_clock(r, cond_rel);
+			if (!mc)
+				return -1;
+			join(mc, my, n);
+		}
+		const uint32_t *w = hb_woken(t, e);
+		for (uint32_t j = 0; w && j < e->nwoken; j++) {
+			if (w[j] >= n)
+				continue;
+			join(r->pending + (size_t)w[j] * n, my, n);
+			r->has_pending[w[j]] = true;
+		}
+		if (e->kind == SC_EV_THREAD_CREATE) {
+			if (next_new <= seen_max)
+				next_new = seen_max + 1;
+			if (next_new < n) {
+				join(r->pending + (size_t)next_new * n, my, n);
+				r->has_pending[next_new] = true;
+			}
+			next_new++;
+		}
+		if (e->kind == SC_EV_THREAD_EXIT) {
+			memcpy(r->exitvc + (size_t)th * n, my, n * sizeof(*my));
+			r->exited[th] = true;
+		}
+	}
+	return 0;
+}
+
+int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
+		size_t errlen)
+{
+	struct rd r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.t = t;
+	r.n = hb_thread_slots(t, err, errlen);
+	if (!r.n)
+		return -1;
+	if (t->nevents > UINT32_MAX) {
+		snprintf(err, errlen, "too many events for the race detector");
+		return -1;
+	}
+	size_t nn = (size_t)r.n * r.n;
+	u64map_init(&r.objmap);
+	u64map_init(&r.wordmap);
+	r.vc = calloc(nn, sizeof(uint32_t));
+	r.pending = calloc(nn, sizeof(uint32_t));
+	r.exitvc = calloc(nn, sizeof(uint32_t));
+	r.has_pending = calloc(r.n, sizeof(bool));
+	r.exited = calloc(r.n, sizeof(bool));
+	r.join_obj = calloc(r.n, sizeof(uint64_t));
+	r.cond = calloc(r.n, sizeof(*r.cond));
+	if (!r.vc || !r.pending || !r.exitvc || !r.has_pending || !r.exited ||
+	    !r.join_obj || !r.cond)
+		rc = -1;
+	else
+		rc = run(&r, fn, ctx);
+	if (rc < 0)
+		snprintf(err, errlen, "out of memory");
+	else if (rc > 0) {
+		snprintf(err, errlen, "race report failed");
+		rc = -1;
+	}
+	for (size_t i = 0; i < r.nwords; i++)
+		free(r.words[i].cells);
+	free(r.words);
+	free(r.objclk);
+	u64map_free(&r.objmap);
+	u64map_free(&r.wordmap);
+	free(r.vc);
+	free(r.pending);
+	free(r.exitvc);
+	free(r.has_pending);
+	free(r.exited);
+	free(r.join_obj);
+	free(r.cond);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * race_detect.h - data races of one run (internal to libanalysis).
+ */
+#ifndef SCHEDCTL_RACE_DETECT_H
+#define SCHEDCTL_RACE_DETECT_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+
+/* Called once per racing pair of events (indexes into t->events, first <
+ * second). */
+typedef int (*race_fn)(void *ctx, size_t first, size_t second);
+
+/* Find the data races of a run: memory events (read, write, rmw) of
+ * different threads on overlapping bytes, at least one writing, unordered
+ * by the synchronisation-only happens-before of hb_rules.h.  For each
+ * access, the latest read and latest write of every other thread on the
+ * same bytes are checked (a thread's earlier accesses are ordered before
+ * its later ones, so this finds every statement pair that races at least
+ * once, and counts one pair per access and other thread).  Returns 0, or
+ * -1 with a one-line reason (too many threads, out of memory, or fn's
+ * non-zero answer). */
+int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
+		size_t errlen);
+
+#endif /* SCHEDCTL_RACE_DETECT_H */

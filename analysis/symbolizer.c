@@ -1,0 +1,478 @@
+/*
+ * symbolizer.c - program counters and data addresses to names: file:line
+ * through the DWARF line tables (libdwarf), function and variable names
+ * through the ELF symbol table (libelf), "module+0xOFFSET" without debug
+ * information.
+ *
+ * The module map of the trace says where each object was loaded; the
+ * address inside the file is pc - bias, bias = load address minus the
+ * page-aligned p_vaddr of the first PT_LOAD segment (0 for non-PIE
+ * executables, the load address for PIE and shared objects).  Modules are
+ * read once, lazily; answers are cached per (module map, address).
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <libdwarf.h>
+
+#include "analysis.h"
+#include "u64map.h"
+
+struct line_row {
+	uint64_t addr;
+	uint32_t line;
+	uint32_t file;          /* index into files, UINT32_MAX: end of sequence */
+	uint32_t seq;           /* position in the line table */
+};
+
+struct sym {
+	uint64_t addr, size;
+	char *name;
+};
+
+struct module_info {
+	char *path;
+	bool loaded;            /* opened (successfully or not) */
+	uint64_t first_vaddr;   /* page-aligned p_vaddr of the first PT_LOAD */
+	struct line_row *rows;
+	size_t nrows;
+	char **files;
+	size_t nfiles;
+	struct sym *funcs, *objs;
+	size_t nfuncs, nobjs;
+};
+
+struct cached {
+	char *location;
+	char *function;
+	bool has_line;
+};
+
+struct sc_symbolizer {
+	struct module_info *mods;
+	size_t nmods;
+	struct u64map cache;    /* (map hash, kind, address) -> entries */
+	struct cached *entries;
+	size_t nentries, capentries;
+};
+
+struct sc_symbolizer *sc_symbolizer_new(void)
+{
+	struct sc_symbolizer *s = calloc(1, sizeof(*s));
+	if (s)
+		u64map_init(&s->cache);
+	return s;
+}
+
+static void free_syms(struct sym *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+void sc_symbolizer_free(struct sc_symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nmods; i++) {
+		struct module_info *m = &s->mods[i];
+		free(m->path);
+		free(m->rows);
+		for (size_t j = 0; j < m->nfiles; j++)
+			free(m->files[j]);
+		free(m->files);
+		free_syms(m->funcs, m->nfuncs);
+		free_syms(m->objs, m->nobjs);
+	}
+	free(s->mods);
+	for (size_t i = 0; i < s->nentries; i++) {
+		free(s->entries[i].location);
+		free(s->entries[i].function);
+	}
+	free(s->entries);
+	u64map_free(&s->cache);
+	free(s);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct line_row *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* At one address, an end of sequence sorts first (the row that
+	 * starts the next sequence there wins), then the table's order: the
+	 * last row at an address is the one that describes it. */
+	int e = (x->file != UINT32_MAX) - (y->file != UINT32_MAX);
+	if (e)
+		return e;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static uint32_t intern_file(struct module_info *m, const char *name)
+{
+	/* Few files per module: a linear search from the end (rows of one
+	 * file come together) is fast enough. */
+	for (size_t i = m->nfiles; i-- > 0;)
+		if (strcmp(m->files[i], name) == 0)
+			return (uint32_t)i;
+	char **p = realloc(m->files, (m->nfiles + 1) * sizeof(*p));
+	if (!p)
+		return UINT32_MAX;
+	m->files = p;
+	m->files[m->nfiles] = strdup(name);
+	if (!m->files[m->nfiles])
+		return UINT32_MAX;
+	return (uint32_t)m->nfiles++;
+}
+
+static int add_row(struct module_info *m, size_t *cap, struct line_row r)
+{
+	if (m->nrows == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		void *p = realloc(m->rows, c * sizeof(*m->rows));
+		if (!p)
+			return -1;
+		m->rows = p;
+		*cap = c;
+	}
+	m->rows[m->nrows++] = r;
+	return 0;
+}
+
+/* The line rows of one compilation unit. */
+static void read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct module_info *m,
+			  size_t *cap)
+{
+	Dwarf_Unsigned version;
+	Dwarf_Small count;
+	Dwarf_Line_Context ctx;
+	Dwarf_Line *lines;
+	Dwarf_Signed n;
+	Dwarf_Error err = NULL;
+
+	if (dwarf_srclines_b(cu, &version, &count, &ctx, &err) != DW_DLV_OK) {
+		if (err)
+			dwarf_dealloc_error(dbg, err);
+		return;
+	}
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, &err) == DW_DLV_OK) {
+		for (Dwarf_Signed i = 0; i < n; i++) {
+			Dwarf_Addr addr;
+			Dwarf_Unsigned lineno;
+			Dwarf_Bool end = 0;
+			char *src = NULL;
+			if (dwarf_lineaddr(lines[i], &addr, NULL) != DW_DLV_OK ||
+			    dwarf_lineno(lines[i], &lineno, NULL) != DW_DLV_OK)
+				continue;
+			dwarf_lineendsequence(lines[i], &end, NULL);
+			uint32_t file = UINT32_MAX;
+			if (!end && dwarf_linesrc(lines[i], &src, NULL) == DW_DLV_OK) {
+				file = intern_file(m, src);
+				dwarf_dealloc(dbg, src, DW_DLA_STRING);
+				if (file == UINT32_MAX)
+					continue;
+			}
+			if (!end && file == UINT32_MAX)
+				continue;
+			if (add_row(m, cap, (struct line_row){ addr,
+				    (uint32_t)lineno, file,
+				    (uint32_t)m->nrows }) < 0)
+				break;
+		}
+	} else if (err) {
+		dwarf_dealloc_error(dbg, err);
+	}
+	dwarf_srclines_dealloc_b(ctx);
+}
+
+static void read_lines(struct module_info *m)
+{
+	Dwarf_Debug dbg = NULL;
+	Dwarf_Error err = NULL;
+	size_t cap = 0;
+
+	if (dwarf_init_path(m->path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
+			    NULL, NULL, &dbg, NULL, 0, NULL, &err) != DW_DLV_OK) {
+		if (err)
+			dwarf_dealloc_error(dbg, err);
+		return;
+	}
+	for (;;) {
+		Dwarf_Unsigned next;
+		Dwarf_Half cu_type;
+		Dwarf_Die cu = NULL;
+		int r = dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL,
+					       NULL, NULL, NULL, NULL, &next,
+					       &cu_type, &err);
+		if (r != DW_DLV_OK)
+			break;
+		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &err) == DW_DLV_OK) {
+			read_cu_lines(dbg, cu, m, &cap);
+			dwarf_dealloc_die(cu);
+		} else if (err) {
+			dwarf_dealloc_error(dbg, err);
+			err = NULL;
+		}
+	}
+	if (err)
+		dwarf_dealloc_error(dbg, err);
+	dwarf_finish(dbg, NULL);
+	qsort(m->rows, m->nrows, sizeof(*m->rows), cmp_row);
+}
+
+static int add_sym(struct sym **v, size_t *n, size_t *cap, uint64_t addr,
+		   uint64_t size, const char *name)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		void *p = realloc(*v, c * sizeof(**v));
+		if (!p)
+			return -1;
+		*v = p;
+		*cap = c;
+	}
+	char *copy = strdup(name);
+	if (!copy)
+		return -1;
+	(*v)[(*n)++] = (struct sym){ addr, size, copy };
+	return 0;
+}
+
+/* Symbols of one table (SHT_SYMTAB, else SHT_DYNSYM) and the first
+ * PT_LOAD address. */
+static void read_elf(struct module_info *m)
+{
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	size_t phnum = 0, capf = 0, capo = 0;
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		goto out;
+	if (elf_getphdrnum(elf, &phnum) == 0) {
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+				m->first_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
+				break;
+			}
+		}
+	}
+	for (int pass = 0; pass < 2 && !m->nfuncs && !m->nobjs; pass++) {
+		Elf_Scn *scn = NULL;
+		Elf32_Word want = pass ? SHT_DYNSYM : SHT_SYMTAB;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != want ||
+			    !sh.sh_entsize)
+				continue;
+			Elf_Data *d = elf_getdata(scn, NULL);
+			size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+			for (size_t i = 0; i < n; i++) {
+				GElf_Sym s;
+				if (!gelf_getsym(d, (int)i, &s) || !s.st_value ||
+				    s.st_shndx == SHN_UNDEF)
+					continue;
+				int type = GELF_ST_TYPE(s.st_info);
+				if (type != STT_FUNC && type != STT_OBJECT)
+					continue;
+				const char *name = elf_strptr(elf, sh.sh_link,
+							      s.st_name);
+				if (!name || !*name)
+					continue;
+				if (type == STT_FUNC)
+					add_sym(&m->funcs, &m->nfuncs, &capf,
+						s.st_value, s.st_size, name);
+				else
+					add_sym(&m->objs, &m->nobjs, &capo,
+						s.st_value, s.st_size, name);
+			}
+		}
+	}
+	qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_sym);
+	qsort(m->objs, m->nobjs, sizeof(*m->objs), cmp_sym);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+static struct module_info *module(struct sc_symbolizer *s, const char *path)
+{
+	for (size_t i = 0; i < s->nmods; i++)
+		if (strcmp(s->mods[i].path, path) == 0)
+			return &s->mods[i];
+	void *p = realloc(s->mods, (s->nmods + 1) * sizeof(*s->mods));
+	if (!p)
+		return NULL;
+	s->mods = p;
+	struct module_info *m = &s->mods[s->nmods];
+	memset(m, 0, sizeof(*m));
+	m->path = strdup(path);
+	if (!m->path)
+		return NULL;
+	s->nmods++;
+	if (elf_version(EV_CURRENT) != EV_NONE) {
+		read_elf(m);
+		read_lines(m);
+	}
+	m->loaded = true;
+	return m;
+}
+
+static const struct line_row *find_row(const struct module_info *m,
+				       uint64_t addr)
+{
+	size_t lo = 0, hi = m->nrows;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->rows[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || m->rows[lo - 1].file == UINT32_MAX)
+		return NULL;
+	return &m->rows[lo - 1];
+}
+
+static const struct sym *find_sym(const struct sym *v, size_t n,
+				  uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct sym *s = &v[lo - 1];
+	if (addr - s->addr < (s->size ? s->size : 1))
+		return s;
+	return NULL;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static uint64_t map_hash(const struct sc_trace_module *mods, size_t n)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL;
+	for (size_t i = 0; i < n; i++) {
+		for (const char *c = mods[i].path; c && *c; c++)
+			h = (h ^ (uint8_t)*c) * 0x100000001b3ULL;
+		h = u64_mix(h ^ mods[i].load_address ^ mods[i].size);
+	}
+	return h;
+}
+
+/* Compute the answer for addr (data: a variable rather than code). */
+static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
+		  size_t nmods, uint64_t addr, bool data, struct cached *out)
+{
+	char buf[4096];
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < nmods; i++) {
+		const struct sc_trace_module *tm = &mods[i];
+		if (!tm->path || addr < tm->load_address ||
+		    addr - tm->load_address >= tm->size)
+			continue;
+		struct module_info *m = module(s, tm->path);
+		if (!m)
+			return -1;
+		uint64_t vaddr = addr - tm->load_address + m->first_vaddr;
+		const struct sym *f = data ? find_sym(m->objs, m->nobjs, vaddr)
+					   : find_sym(m->funcs, m->nfuncs, vaddr);
+		const struct line_row *r = data ? NULL : find_row(m, vaddr);
+		if (data && f && vaddr != f->addr)
+			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, f->name,
+				 vaddr - f->addr);
+		else if (data && f)
+			snprintf(buf, sizeof(buf), "%s", f->name);
+		else if (r)
+			snprintf(buf, sizeof(buf), "%s:%u",
+				 base_name(m->files[r->file]), r->line);
+		else
+			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64,
+				 base_name(tm->path), vaddr);
+		out->has_line = r != NULL;
+		out->location = strdup(buf);
+		out->function = strdup(!data && f ? f->name : "");
+		return out->location && out->function ? 0 : -1;
+	}
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+	out->location = strdup(buf);
+	out->function = strdup("");
+	return out->location && out->function ? 0 : -1;
+}
+
+static int resolve(struct sc_symbolizer *s, const struct sc_trace_module *mods,
+		   size_t nmods, uint64_t addr, bool data,
+		   struct sc_symbol *out)
+{
+	/* Hashing the map each time (a few hundred bytes) is cheaper than
+	 * the alternatives' risk: a freed map's address may be reused. */
+	uint64_t key = u64_mix(map_hash(mods, nmods) ^ (data ? 0x5bd1e995ULL : 0))
+		       ^ addr;
+	int added;
+	int64_t k = u64map_get_or_add(&s->cache, key, (uint32_t)s->nentries,
+				      &added);
+	if (k < 0)
+		return -1;
+	if (added) {
+		if (s->nentries == s->capentries) {
+			size_t c = s->capentries ? s->capentries * 2 : 64;
+			void *p = realloc(s->entries, c * sizeof(*s->entries));
+			if (!p)
+				return -1;
+			s->entries = p;
+			s->capentries = c;
+		}
+		struct cached *c = &s->entries[s->nentries];
+		if (lookup(s, mods, nmods, addr, data, c) < 0) {
+			free(c->location);
+			free(c->function);
+			/* The slot stays in the map: give it a valid entry. */
+			c->location = NULL;
+			c->function = NULL;
+		}
+		s->nentries++;
+	}
+	const struct cached *c = &s->entries[k];
+	out->location = c->location ? c->location : "?";
+	out->function = c->function ? c->function : "";
+	out->has_line = c->has_line;
+	return c->location ? 0 : -1;
+}
+
+int sc_symbolizer_pc(struct sc_symbolizer *s, const struct sc_trace_module *mods,
+		 size_t nmods, uint64_t pc, struct sc_symbol *out)
+{
+	return resolve(s, mods, nmods, pc, false, out);
+}
+
+int sc_symbolizer_data(struct sc_symbolizer *s,
+		      const struct sc_trace_module *mods, size_t nmods,
+		      uint64_t addr, struct sc_symbol *out)
+{
+	return resolve(s, mods, nmods, addr, true, out);
+}

@@ -1,0 +1,158 @@
+/*
+ * portfolio.c - a portfolio: run r uses the (r-1) mod 7-th of pos, pct
+ * (depth 3), pos-rw, surw, random, noise (best) and speed, each with its
+ * defaults.  No strategy wins on every bug (tests/bench/hitrate.sh); a
+ * rotation finds what any of them finds within a constant factor of its
+ * runs.
+ *
+ * The wrapper forwards every callback to the chosen strategy's policy and
+ * keeps what the session learns (contested points, threads, runs) up to
+ * date whichever strategy ran, so that pct's estimate of k and speed's
+ * thread count stay informed.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "strategy/learn.h"
+#include "strategy/strategy.h"
+
+static const struct {
+	const char *name;
+	const char *params;
+} members[] = {
+	{ "pos", "" },
+	{ "pct", "depth=3" },
+	{ "pos-rw", "" },
+	{ "surw", "" },
+	{ "random", "" },
+	{ "noise", "noise=best" },
+	{ "speed", "" },
+};
+
+#define NMEMBERS (sizeof(members) / sizeof(members[0]))
+
+struct portfolio_ctx {
+	const struct sc_strategy *inner;
+	struct sc_policy policy;    /* the inner strategy's */
+	struct sc_strategy_session *session;
+	struct sc_run_stats stats;
+};
+
+const char *sc_portfolio_member(uint32_t run)
+{
+	return members[(run ? run - 1 : 0) % NMEMBERS].name;
+}
+
+static int pf_pick(void *ctx, const struct sc_sched_view *view)
+{
+	struct portfolio_ctx *c = ctx;
+
+	if (view->nenabled)
+		sc_run_stats_pick(&c->stats, c->session, view);
+	return c->policy.pick(c->policy.ctx, view);
+}
+
+static size_t pf_pick_wake(void *ctx, const struct sc_event *waker,
+			   const uint32_t *waiters, size_t nwaiters,
+			   size_t nwake, uint32_t *out)
+{
+	struct portfolio_ctx *c = ctx;
+	size_t n;
+
+	if (c->policy.pick_wake)
+		return c->policy.pick_wake(c->policy.ctx, waker, waiters,
+					   nwaiters, nwake, out);
+	/* The engine's default: the oldest first. */
+	n = nwake < nwaiters ? nwake : nwaiters;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (uint32_t)i;
+	return n;
+}
+
+static void pf_executed(void *ctx, const struct sc_event *ev)
+{
+	struct portfolio_ctx *c = ctx;
+
+	sc_run_stats_executed(&c->stats,
+			      c->session ? &c->session->learn : NULL, ev);
+	if (c->policy.executed)
+		c->policy.executed(c->policy.ctx, ev);
+}
+
+static int pf_release(void *ctx, const struct sc_event *ev)
+{
+	struct portfolio_ctx *c = ctx;
+
+	return c->policy.release ? c->policy.release(c->policy.ctx, ev)
+				 : SC_RELEASE_AUTO;
+}
+
+static const char *pf_error(void *ctx)
+{
+	struct portfolio_ctx *c = ctx;
+
+	return c->policy.error ? c->policy.error(c->policy.ctx) : NULL;
+}
+
+int sc_portfolio_create(const char *params, uint64_t seed, uint32_t run,
+			struct sc_strategy_session *session,
+			struct sc_policy *out, char *err, size_t errlen)
+{
+	const char *name = sc_portfolio_member(run);
+	struct portfolio_ctx *c;
+
+	if (params && *params) {
+		snprintf(err, errlen, "strategy portfolio takes no parameters "
+			 "(got '%s')", params);
+		return -1;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->inner = sc_strategy_find(name);
+	if (!c->inner || !c->inner->create) {
+		snprintf(err, errlen, "portfolio: strategy %s is missing", name);
+		free(c);
+		return -1;
+	}
+	if (c->inner->create(members[(run ? run - 1 : 0) % NMEMBERS].params,
+			     seed, run, session, &c->policy, err, errlen) < 0) {
+		free(c);
+		return -1;
+	}
+	c->session = session;
+	*out = (struct sc_policy){
+		.ctx = c,
+		.pick = pf_pick,
+		.pick_wake = pf_pick_wake,
+		.executed = pf_executed,
+		.release = pf_release,
+		.error = pf_error,
+	};
+	return 0;
+}
+
+void sc_portfolio_destroy(struct sc_policy *p)
+{
+	struct portfolio_ctx *c = p->ctx;
+
+	if (!c)
+		return;
+	if (c->session) {
+		/* Count the run (and its events per thread) once, whether
+		 * or not the strategy did. */
+		uint32_t runs = c->session->runs;
+
+		c->inner->destroy(&c->policy);
+		if (c->session->runs == runs)
+			sc_run_stats_end(&c->stats, c->session);
+	} else {
+		c->inner->destroy(&c->policy);
+	}
+	free(c);
+	p->ctx = NULL;
+}

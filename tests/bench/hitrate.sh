@@ -1,0 +1,99 @@
+#!/bin/bash
+# hitrate.sh: how often each strategy hits the seeded bug of each buggy
+# target (`make bench`; not part of `make check`).  For every target x
+# strategy it runs `schedctl launch --json --keep-going -n N --seed S` and
+# prints the fraction of runs that failed, then a geometric-mean row (a
+# zero counts as 1/N, so that one miss does not zero a column).
+#
+# Environment: top_builddir (default: the current directory),
+# HITRATE_RUNS (N, default 200), HITRATE_SEED (default 1),
+# HITRATE_STRATEGIES (default "native random pct-2 pct-3 pct-5 pos pos-rw
+# urw surw noise-white noise-random noise-best speed portfolio"; pct-D is
+# pct with --depth D, noise-K is noise with --noise K), HITRATE_TARGETS
+# (default: the buggy targets of tests/targets; NAME@ARG runs NAME with
+# the argument ARG, e.g. deep_order@3 for three threads).
+set -euo pipefail
+
+top_builddir=${top_builddir:-$PWD}
+SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
+SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
+RUNS=${HITRATE_RUNS:-200}
+SEED=${HITRATE_SEED:-1}
+STRATEGIES=${HITRATE_STRATEGIES:-native random pct-2 pct-3 pct-5 pos pos-rw urw surw noise-white noise-random noise-best speed portfolio}
+TARGETS=${HITRATE_TARGETS:-order_violation check_then_act abba_deadlock lost_wakeup crash_null exit_status deep_order@2 deep_order@3 deep_order@4 atomicity_far lost_signal_n@2 lost_signal_n@4}
+
+command -v python3 >/dev/null || { echo "hitrate.sh: python3 not found" >&2; exit 1; }
+for t in $TARGETS; do
+	if [ ! -x "$top_builddir/tests/targets/${t%%@*}" ]; then
+		echo "hitrate.sh: tests/targets/${t%%@*} not built (run: make targets)" >&2
+		exit 1
+	fi
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-hitrate.XXXXXX")
+sc() {
+	SCHEDCTL_SOCKET=$tmp/schedctld.sock SCHEDCTL_STATE_DIR=$tmp/state \
+		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
+}
+cleanup() {
+	[ -S "$tmp/schedctld.sock" ] && sc shutdown >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ratio TARGET STRATEGY: failing_runs/runs of one session, or "err".
+ratio() {
+	local args=(-s "$2") json=$tmp/$1-$2.json
+	case $2 in
+	pct-*) args=(-s pct --depth "${2#pct-}") ;;
+	noise-*) args=(-s noise --noise "${2#noise-}") ;;
+	esac
+	local prog=("$top_builddir/tests/targets/${1%%@*}")
+	case $1 in
+	*@*) prog+=("${1#*@}") ;;
+	esac
+	sc launch --json --keep-going --keep-traces none -n "$RUNS" \
+		--seed "$SEED" "${args[@]}" -- "${prog[@]}" \
+		>"$json" 2>"$json.err" || :
+	python3 - "$json" <<'PY' 2>/dev/null || echo err
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("%d/%d" % (d["failing_runs"], d["runs"]))
+PY
+}
+
+echo "hit ratio: failing runs / runs, $RUNS runs per cell, seed $SEED"
+printf '%-18s' target
+for s in $STRATEGIES; do printf ' %12s' "$s"; done
+echo
+results=$tmp/results
+: >"$results"
+for t in $TARGETS; do
+	printf '%-18s' "$t"
+	for s in $STRATEGIES; do
+		r=$(ratio "$t" "$s")
+		echo "$t $s $r" >>"$results"
+		if [ "$r" = err ]; then
+			printf ' %12s' err
+		else
+			printf ' %12.3f' "$(awk -v r="$r" 'BEGIN { split(r, a, "/"); print a[2] ? a[1] / a[2] : 0 }')"
+		fi
+	done
+	echo
+done
+python3 - "$results" "$RUNS" $STRATEGIES <<'PY'
+import math, sys
+path, runs, strategies = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+ratios = {s: [] for s in strategies}
+for line in open(path):
+    t, s, r = line.split()
+    if r == "err":
+        continue
+    hits, n = (int(x) for x in r.split("/"))
+    ratios[s].append(max(hits / n if n else 0.0, 1.0 / runs))
+out = "%-18s" % "geomean"
+for s in strategies:
+    v = ratios[s]
+    out += " %12.3f" % math.exp(sum(map(math.log, v)) / len(v)) if v else " %12s" % "n/a"
+print(out)
+PY

@@ -1,0 +1,54 @@
+#!/bin/bash
+# interrupt.sh: Ctrl-C (SIGINT) in a streaming `schedctl launch` stops the
+# session cleanly: the CLI exits 130 once the worker is done, nothing of
+# the session is left running, and the session is "stopped" with the runs
+# done so far.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+correct=$(sc_target bounded_buffer)
+
+# The CLI itself must get the signal, not a subshell: exec it.
+(
+	SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE SCHEDCTLD=$SCHEDCTLD \
+		exec "$SCHEDCTL" launch -n 100000 --keep-going -- "$correct" \
+		>"$SC_TMP/out" 2>"$SC_TMP/err"
+) &
+cli=$!
+
+# Wait (up to 60 s) until a run is committed.
+id=
+for i in $(seq 600); do
+	sc status --json >"$SC_TMP/s.json" 2>/dev/null
+	id=$(json_get "$SC_TMP/s.json" 'd["sessions"][0]["session"]')
+	runs=$(json_get "$SC_TMP/s.json" 'd["sessions"][0]["runs"]')
+	[ -n "$id" ] && [ "${runs:-0}" -ge 1 ] 2>/dev/null && break
+	sleep 0.1
+done
+tap_diag "session $id: $runs runs before Ctrl-C"
+
+kill -INT "$cli"
+rc=0
+wait "$cli" || rc=$?
+tap_is "$rc" 130 "the CLI exits 130 after SIGINT"
+if grep -q "interrupted: session $id stopped" "$SC_TMP/err"; then
+	tap_ok "it says the session was stopped"
+else
+	tap_not_ok "it says the session was stopped"
+	tap_diag_file "$SC_TMP/err"
+fi
+sc_check_no_targets_left "no target left running right after the CLI returned"
+
+sc status "$id" --json >"$SC_TMP/s.json" 2>&1
+tap_is "$(json_get "$SC_TMP/s.json" 'd["state"]')" stopped "the session's state is stopped"
+done_runs=$(json_get "$SC_TMP/s.json" 'd["runs"]')
+if [ "${done_runs:-0}" -ge 1 ] && [ "${done_runs:-0}" -lt 100000 ] 2>/dev/null; then
+	tap_ok "its runs so far are kept ($done_runs)"
+else
+	tap_not_ok "its runs so far are kept ('$done_runs')"
+fi
+
+sc_check_no_leftovers
+tap_done

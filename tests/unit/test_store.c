@@ -1,0 +1,123 @@
+/*
+ * test_store.c - the SQLite session index (daemon/store.c): a session's
+ * life (begin, runs with and without bugs, end), what readers get back
+ * (counters, first bug, bugs in run order, 64-bit seeds intact), id
+ * prefixes, unknown ids, marking sessions of dead workers interrupted, and
+ * a reader that finds no index.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/schedctl-test-store.XXXXXX";
+
+static void cleanup(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+int main(void)
+{
+	struct sc_store *st = NULL, *rd = NULL;
+	struct sc_session_row *rows = NULL;
+	Scctl__Bug bug = SCCTL__BUG__INIT, **bugs = NULL;
+	char err[512];
+	size_t n = 0, nb = 0;
+	const uint64_t seed = 0xfedcba9876543210ULL;
+	struct sc_store_session ss = {
+		.id = "20261122-031500-ab12", .kind = "launch",
+		.argv = "/bin/prog 'a b'", .cwd = "/tmp", .strategy = "random",
+		.params = "", .out_dir = "/tmp/out", .shard = "2/4",
+		.base_seed = seed, .runs_planned = 5, .jobs = 2,
+		.pid = 999999999,
+	};
+
+	if (!mkdtemp(dir))
+		return 99;
+	atexit(cleanup);
+
+	is_int(sc_store_open(dir, false, &rd, err, sizeof(err)), 1,
+	       "a reader without an index gets 1 (no session yet)");
+	is_int(sc_store_open(dir, true, &st, err, sizeof(err)), 0,
+	       "the daemon creates the index");
+	is_int(sc_store_session_begin(st, &ss, err, sizeof(err)), 0,
+	       "a session begins");
+	ss.id = "20261122-031500-ab13";
+	ss.pid = (int)getpid();
+	is_int(sc_store_session_begin(st, &ss, err, sizeof(err)), 0,
+	       "a second session begins");
+
+	bug.kind = "assert";
+	bug.message = "prog: x.c:3: main: Assertion `0' failed.";
+	bug.location = "x.c:3 (main)";
+	bug.trace = "/tmp/out/run-000003.sctrace";
+	bug.replay = "schedctl replay /tmp/out/run-000003.sctrace";
+	is_int(sc_store_add_run(st, "20261122-031500-ab12", 3, seed + 3, "assert",
+				40, 1000, bug.trace, &bug, err, sizeof(err)), 0,
+	       "a failing run is committed");
+	is_int(sc_store_add_run(st, "20261122-031500-ab12", 1, seed + 1, "pass",
+				30, 900, NULL, NULL, err, sizeof(err)), 0,
+	       "a passing run is committed (no trace)");
+	is_int(sc_store_session_end(st, "20261122-031500-ab12", "done", 1, "",
+				    err, sizeof(err)), 0, "the session ends");
+
+	is_int(sc_store_open(dir, false, &rd, err, sizeof(err)), 0,
+	       "a reader opens the index");
+	ok(sc_store_sessions(rd, NULL, &rows, &n, err, sizeof(err)) == 0 && n == 2,
+	   "two sessions listed");
+	sc_store_rows_free(rows, n);
+	ok(sc_store_sessions(rd, "20261122-031500-ab12", &rows, &n, err,
+			     sizeof(err)) == 0 && n == 1,
+	   "an exact id wins over the ids it prefixes");
+	if (n == 1) {
+		is_str(rows[0].state, "done", "state done");
+		is_int((int)rows[0].runs_done, 2, "runs done");
+		is_int((int)rows[0].failing, 1, "failing runs");
+		is_int(rows[0].first_bug_run, 3, "first bug run");
+		ok(rows[0].base_seed == seed, "the 64-bit seed comes back intact");
+		is_str(rows[0].argv, "/bin/prog 'a b'", "argv");
+		is_str(rows[0].shard, "2/4", "shard");
+		is_int((int)rows[0].events, 70, "events summed");
+	}
+	sc_store_rows_free(rows, n);
+	ok(sc_store_sessions(rd, "20261122", &rows, &n, err, sizeof(err)) < 0 &&
+	   strstr(err, "ambiguous"), "an ambiguous prefix is an error: %s", err);
+	ok(sc_store_sessions(rd, "nosuch", &rows, &n, err, sizeof(err)) < 0 &&
+	   strstr(err, "no session 'nosuch'"), "an unknown id is an error: %s", err);
+
+	ok(sc_store_bugs(rd, "20261122-031500-ab12", &bugs, &nb, err,
+			 sizeof(err)) == 0 && nb == 1, "one bug");
+	if (nb == 1) {
+		is_int((int)bugs[0]->run, 3, "its run");
+		ok(bugs[0]->seed == seed + 3, "its seed");
+		is_str(bugs[0]->replay, bug.replay, "its replay command");
+		sc_store_bug_free(bugs[0]);
+	}
+	free(bugs);
+
+	/* Session ...ab13 names a live pid (ours): the CLI's check (-1)
+	 * leaves it; the daemon's reaping of that pid marks it. */
+	is_int(sc_store_mark_interrupted(rd, -1, err, sizeof(err)), 0,
+	       "pid check: a live worker pid is left running");
+	is_int(sc_store_mark_interrupted(st, (int)getpid(), err, sizeof(err)), 1,
+	       "the session of a dead worker is marked interrupted");
+	ok(sc_store_sessions(rd, "20261122-031500-ab13", &rows, &n, err,
+			     sizeof(err)) == 0 && n == 1 &&
+	   strcmp(rows[0].state, "interrupted") == 0, "state interrupted");
+	sc_store_rows_free(rows, n);
+
+	sc_store_close(rd);
+	sc_store_close(st);
+	return done_testing();
+}

@@ -1,0 +1,52 @@
+/*
+ * test_strategy_portfolio.c - the portfolio rotates over its members run
+ * by run, is deterministic, picks only enabled threads, and keeps the
+ * session's counts whichever member ran.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "strategy_view.h"
+
+int main(void)
+{
+	const char *want[] = { "pos", "pct", "pos-rw", "surw", "random",
+			       "noise", "speed", "pos" };
+	struct sc_strategy_session s;
+	struct sc_policy p;
+	char err[256];
+	int en1, en2;
+
+	for (uint32_t r = 1; r <= 8; r++)
+		is_str(sc_portfolio_member(r), want[r - 1], "run %u: %s", r,
+		       want[r - 1]);
+	ok(same_schedule("portfolio", "", 3, 3, 1000, &en1) && en1,
+	   "a seed gives one schedule, only enabled threads");
+	ok(!same_schedule("portfolio", "", 3, 4, 1000, &en2) && en2,
+	   "another seed another one");
+	ok(sc_strategy_find("portfolio")->create("x=1", 1, 1, NULL, &p, err,
+						 sizeof(err)) < 0,
+	   "portfolio rejects parameters: %s", err);
+
+	memset(&s, 0, sizeof(s));
+	for (uint32_t r = 1; r <= 7; r++) {
+		int bad = 0;
+
+		p = make_policy("portfolio", "", 40 + r, r, &s);
+		for (int k = 0; k < 300; k++) {
+			unsigned mask = (k % 7) ? 0x3f : 0x05;
+			int t = step_policy(&p, mask, (uint64_t)k, NULL);
+
+			bad |= t < 0 || !((mask >> t) & 1);
+		}
+		ok(!bad, "run %u (%s): only enabled threads", r,
+		   sc_portfolio_member(r));
+		destroy_policy("portfolio", &p);
+	}
+	is_int(s.runs, 7, "the session counted every run once");
+	ok(s.max_points >= 300 && s.max_threads == NTHREADS,
+	   "the session learnt points and threads (%llu, %u)",
+	   (unsigned long long)s.max_points, s.max_threads);
+	return done_testing();
+}
