@@ -171,7 +171,8 @@ static int take_header(struct loader *ld, const Sctrace__Header *h)
 	if (dup_strv(ld, &t->instrument_modules, h->instrument_modules,
 		     h->n_instrument_modules) < 0 ||
 	    dup_strv(ld, &t->instrument_sources, h->instrument_sources,
-		     h->n_instrument_sources) < 0)
+		     h->n_instrument_sources) < 0 ||
+	    dup_strv(ld, &t->env, h->env, h->n_env) < 0)
 		return -1;
 	t->argv = calloc(h->n_argv + 1, sizeof(*t->argv));
 	if (!t->argv)
@@ -536,6 +537,7 @@ void sc_trace_free(struct sc_trace *t)
 	free(t->granularity);
 	free_strv(t->instrument_modules);
 	free_strv(t->instrument_sources);
+	free_strv(t->env);
 	free_modules(t->modules, t->nmodules);
 	free(t->events);
 	free(t->wake_pool);

@@ -1,6 +1,7 @@
 /*
  * worker_replay.c - reproduce one run from its trace file alone: same
- * argv and working directory, the client's current environment, and the
+ * argv, working directory and environment (the recorded one; the client's
+ * when the trace has none), and the
  * replay policy following the recorded schedule.
  *
  * The program's stdout and stderr go to unlinked temporary files, as they
@@ -258,13 +259,18 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 		sc_reply_notice(conn, "warning: %s is truncated (%" PRIu64
 				" valid bytes); replaying the %zu events it holds",
 				path, t.valid_bytes, t.nevents);
-	envp = sc_strv(req->env, req->n_env);
+	/* The recorded environment, when the trace has one: it shapes the
+	 * initial stack, so stack objects keep their addresses. */
+	size_t nenv = 0;
+	while (t.env && t.env[nenv])
+		nenv++;
+	envp = nenv ? sc_strv(t.env, nenv) : sc_strv(req->env, req->n_env);
 	if (!envp) {
 		sc_strf(err, sizeof(err), "out of memory");
 		code = 3;
 		goto fail;
 	}
-	if (sc_env_digest(envp) != t.env_digest)
+	if (!nenv && sc_env_digest(envp) != t.env_digest)
 		sc_reply_notice(conn, "warning: the environment differs from the "
 				"recorded run's; the replay may diverge");
 	sc_strf(tmpdir, sizeof(tmpdir), "%s/tmp", d->state_dir);

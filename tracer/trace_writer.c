@@ -246,6 +246,9 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	for (char *const *m = hdr->instrument_sources; m && *m; m++)
 		h.n_instrument_sources++;
 	h.instrument_sources = (char **)hdr->instrument_sources;
+	for (char *const *v = hdr->env; v && *v; v++)
+		h.n_env++;
+	h.env = (char **)hdr->env;
 	h.has_follow_forks = hdr->follow_forks;
 	h.follow_forks = hdr->follow_forks;
 	h.has_max_steps = true;

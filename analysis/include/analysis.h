@@ -53,6 +53,8 @@ struct sc_trace {
 	char **instrument_modules;  /* NULL-terminated, never NULL */
 	char **instrument_sources;
 	bool follow_forks;
+	char **env;                 /* recorded environment, NULL-terminated
+				     * (empty when the trace has none) */
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;

@@ -3,7 +3,10 @@
 # target (`make bench`; not part of `make check`).  For every target x
 # strategy it runs `schedctl launch --json --keep-going -n N --seed S` and
 # prints the fraction of runs that failed, then a geometric-mean row (a
-# zero counts as 1/N, so that one miss does not zero a column).
+# zero counts as 1/N, so that one miss does not zero a column), then a
+# second table: the mean number of runs to the first bug, estimated as the
+# mean gap between consecutive failing runs of the session (the first gap
+# counted from run 0); "-" when no run failed.
 #
 # Environment: top_builddir (default: the current directory),
 # HITRATE_RUNS (N, default 200), HITRATE_SEED (default 1),
@@ -58,7 +61,10 @@ ratio() {
 	python3 - "$json" <<'PY' 2>/dev/null || echo err
 import json, sys
 d = json.load(open(sys.argv[1]))
-print("%d/%d" % (d["failing_runs"], d["runs"]))
+runs = sorted(b["run"] for b in d.get("bugs") or [])
+gaps = [b - a for a, b in zip([0] + runs[:-1], runs)]
+gap = "%.1f" % (sum(gaps) / len(gaps)) if gaps else "-"
+print("%d/%d:%s" % (d["failing_runs"], d["runs"], gap))
 PY
 }
 
@@ -76,7 +82,7 @@ for t in $TARGETS; do
 		if [ "$r" = err ]; then
 			printf ' %12s' err
 		else
-			printf ' %12.3f' "$(awk -v r="$r" 'BEGIN { split(r, a, "/"); print a[2] ? a[1] / a[2] : 0 }')"
+			printf ' %12.3f' "$(awk -v r="${r%%:*}" 'BEGIN { split(r, a, "/"); print a[2] ? a[1] / a[2] : 0 }')"
 		fi
 	done
 	echo
@@ -89,11 +95,20 @@ for line in open(path):
     t, s, r = line.split()
     if r == "err":
         continue
-    hits, n = (int(x) for x in r.split("/"))
+    hits, n = (int(x) for x in r.split(":")[0].split("/"))
     ratios[s].append(max(hits / n if n else 0.0, 1.0 / runs))
 out = "%-18s" % "geomean"
 for s in strategies:
     v = ratios[s]
     out += " %12.3f" % math.exp(sum(map(math.log, v)) / len(v)) if v else " %12s" % "n/a"
 print(out)
+print()
+print("mean runs to the first bug (mean gap between failing runs)")
+print("%-18s" % "target" + "".join(" %12s" % s for s in strategies))
+rows = {}
+for line in open(path):
+    t, s, r = line.split()
+    rows.setdefault(t, {})[s] = r.split(":")[1] if ":" in r else "err"
+for t, cells in rows.items():
+    print("%-18s" % t + "".join(" %12s" % cells.get(s, "n/a") for s in strategies))
 PY

@@ -31,5 +31,15 @@ for name in abba_deadlock check_then_act; do
 	tap_is "$events2" "$events1" "$name: same seed, same number of events"
 done
 
+# The environment shapes the initial stack (addresses of stack objects
+# such as a pthread_t): replay uses the recorded one, so replaying from
+# another directory with other variables set still reproduces.
+trace=$(json_get "$SC_TMP/abba_deadlock.1.json" 'd["bugs"][0]["trace"]')
+rc=0
+(cd / && export SCHEDCTL_TEST_EXTRA="$(printf 'x%.0s' $(seq 300))" &&
+	sc replay "$trace" --json) >"$SC_TMP/env.json" 2>"$SC_TMP/env.err" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/env.json" 'd["reproduced"]')" "1/true" \
+	"replay from / with a different environment reproduces the bug"
+
 sc_check_no_leftovers
 tap_done

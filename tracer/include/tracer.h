@@ -271,6 +271,10 @@ struct sc_trace_header {
 	char *const *instrument_modules;    /* NULL-terminated or NULL */
 	char *const *instrument_sources;
 	bool follow_forks;
+	/* The target's environment, NULL-terminated: it shapes the initial
+	 * stack, so the addresses of stack objects depend on it and replay
+	 * needs the same one. */
+	char *const *env;
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;
