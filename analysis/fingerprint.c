@@ -38,8 +38,32 @@ static inline uint64_t ident(uint32_t thread, uint32_t index)
 	return u64_mix(((uint64_t)thread << 32 | index) + 0x9e3779b97f4a7c15ULL);
 }
 
+int sc_po_view_parse(const char *name, enum sc_po_view *out)
+{
+	if (strcmp(name, "all") == 0)
+		*out = SC_PO_ALL;
+	else if (strcmp(name, "program") == 0)
+		*out = SC_PO_PROGRAM;
+	else
+		return -1;
+	return 0;
+}
+
+/* The program's own events: library calls and memory accesses. */
+static bool program_event(uint16_t kind)
+{
+	return kind == SC_EV_LIB_CREATE || kind == SC_EV_LIB_JOIN ||
+	       (kind >= SC_EV_MUTEX_LOCK && kind <= SC_EV_MEM_RMW);
+}
+
 int sc_trace_fingerprint(const struct sc_trace *t, uint64_t *fp, char *err,
 			 size_t errlen)
+{
+	return sc_trace_fingerprint_view(t, SC_PO_ALL, fp, err, errlen);
+}
+
+int sc_trace_fingerprint_view(const struct sc_trace *t, enum sc_po_view view,
+			      uint64_t *fp, char *err, size_t errlen)
 {
 	uint32_t slots = hb_thread_slots(t, err, errlen);
 	if (!slots)
@@ -58,6 +82,8 @@ int sc_trace_fingerprint(const struct sc_trace *t, uint64_t *fp, char *err,
 	for (size_t i = 0; i < t->nevents; i++) {
 		const struct sc_trace_event *e = &t->events[i];
 		if (e->kind == SC_EV_PREEMPT || e->kind == SC_EV_SYSCALL_RETURN)
+			continue;
+		if (view == SC_PO_PROGRAM && !program_event(e->kind))
 			continue;
 		uint32_t th = e->thread;
 		uint64_t id = ident(th, count[th]++);

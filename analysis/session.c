@@ -38,6 +38,7 @@ struct run {
 };
 
 struct sc_analysis {
+	enum sc_po_view view;           /* events of the partial orders */
 	struct run *runs;
 	size_t nruns, capruns;
 	struct stmt *stmts;
@@ -60,6 +61,11 @@ struct sc_analysis {
 	size_t cap_cur_pairs;
 	int failed;
 };
+
+void sc_analysis_set_view(struct sc_analysis *a, enum sc_po_view view)
+{
+	a->view = view;
+}
 
 struct sc_analysis *sc_analysis_new(void)
 {
@@ -230,7 +236,7 @@ int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
 {
 	uint64_t fp;
 
-	if (sc_trace_fingerprint(t, &fp, err, errlen) < 0)
+	if (sc_trace_fingerprint_view(t, a->view, &fp, err, errlen) < 0)
 		return -1;
 	if (reserve((void **)&a->runs, &a->capruns, a->nruns + 1,
 		    sizeof(*a->runs)) < 0)

@@ -29,15 +29,20 @@ static const char analyze_usage[] =
 "\n"
 "      --json              print one JSON object instead of the report\n"
 "      --no-files          do not write coverage.csv and coverage.svg\n"
+"      --events WHICH      what partial orders are made of: all (default:\n"
+"                          every event, libc's futex traffic included) or\n"
+"                          program (the program's pthread/C11 calls and\n"
+"                          memory accesses only)\n"
 "  -h, --help              show this help and exit\n"
 "\n"
 "Exit status: 0 done, 2 usage error, 3 unreadable or corrupt trace.\n";
 
-enum { OPT_JSON = 1100, OPT_NO_FILES };
+enum { OPT_JSON = 1100, OPT_NO_FILES, OPT_EVENTS };
 
 static const struct option analyze_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-files", no_argument, NULL, OPT_NO_FILES },
+	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -134,7 +139,8 @@ static void write_file(const char *dir, const char *name,
 		cli_error("warning: %s: write error", path);
 }
 
-static int analyze(struct paths *traces, bool json, const char *out_dir)
+static int analyze(struct paths *traces, bool json, const char *out_dir,
+		   enum sc_po_view view)
 {
 	struct sc_analysis *a = sc_analysis_new();
 	char err[1024];
@@ -144,6 +150,7 @@ static int analyze(struct paths *traces, bool json, const char *out_dir)
 		cli_error("out of memory");
 		return EXIT_FAIL;
 	}
+	sc_analysis_set_view(a, view);
 	for (size_t i = 0; i < traces->n && !code; i++) {
 		const char *path = traces->v[i];
 		struct sc_trace t;
@@ -194,6 +201,7 @@ static int analyze(struct paths *traces, bool json, const char *out_dir)
 int cmd_analyze(int argc, char **argv)
 {
 	bool json = false, files = true;
+	enum sc_po_view view = SC_PO_ALL;
 	struct paths traces = { 0 };
 	char *out_dir = NULL;
 	int c, code = 0;
@@ -210,6 +218,12 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case OPT_NO_FILES:
 			files = false;
+			break;
+		case OPT_EVENTS:
+			if (sc_po_view_parse(optarg, &view) < 0)
+				return cli_usage_error("--events: unknown value "
+						       "'%s' (known: all, program)",
+						       optarg);
 			break;
 		case OPT_SOCKET:
 			break;      /* accepted everywhere; no daemon here */
@@ -240,7 +254,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	if (!code)
-		code = analyze(&traces, json, out_dir);
+		code = analyze(&traces, json, out_dir, view);
 	for (size_t i = 0; i < traces.n; i++)
 		free(traces.v[i]);
 	free(traces.v);

@@ -212,7 +212,7 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	struct sc_trace_writer *w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);  /* it holds the environment */
 	if (w->fd < 0) {
 		int e = errno;
 		free_writer(w);

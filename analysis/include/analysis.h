@@ -108,6 +108,20 @@ int sc_trace_export_json(const struct sc_trace *t, FILE *out);
 int sc_trace_fingerprint(const struct sc_trace *t, uint64_t *fp, char *err,
 			 size_t errlen);
 
+/* Which events a partial order is made of.  ALL: every event, libc's own
+ * futex and syscall traffic included (the design's definition).  PROGRAM:
+ * only what the program itself did: its calls of the pthread/C11
+ * functions and its memory accesses; whether pthread_join found the
+ * thread gone or had to sleep on its tid word is then not a difference. */
+enum sc_po_view {
+	SC_PO_ALL = 0,
+	SC_PO_PROGRAM = 1,
+};
+int sc_trace_fingerprint_view(const struct sc_trace *t, enum sc_po_view view,
+			      uint64_t *fp, char *err, size_t errlen);
+/* 0 on success, -1 for an unknown name ("all", "program"). */
+int sc_po_view_parse(const char *name, enum sc_po_view *out);
+
 /* Program counters and data addresses to names (symbolizer.c). */
 struct sc_symbolizer;
 struct sc_symbol {
@@ -161,6 +175,8 @@ struct sc_analysis_result {
 
 struct sc_analysis;
 struct sc_analysis *sc_analysis_new(void);
+/* Before the first add: which events the partial orders are made of. */
+void sc_analysis_set_view(struct sc_analysis *a, enum sc_po_view view);
 void sc_analysis_free(struct sc_analysis *a);
 /* Add one run.  Runs may come in any order; sc_analysis_result sorts them
  * by (base seed, run index, name) so that sharded sessions analysed

@@ -23,8 +23,9 @@
 
 /* The strategy of a launch without --strategy, chosen by the benchmark
  * (tests/bench/hitrate.sh, 12 buggy targets x 14 columns, 200 runs):
- * surw had the best geometric-mean hit ratio (0.218, against 0.132 for
- * speed, 0.127 for portfolio, 0.119 for pos and 0.009 for native stress). */
+ * surw had the best geometric-mean hit ratio (0.184, against 0.131 for
+ * speed, 0.125 for pct-5, 0.120 for portfolio, 0.119 for pos and 0.009
+ * for native stress). */
 #define SC_DEFAULT_STRATEGY "surw"
 
 /* What the runs of one launch taught the strategies so far.  The launch
