@@ -21,10 +21,12 @@
 static const char replay_usage[] =
 "Usage: schedctl replay [OPTIONS] TRACE\n"
 "Run the program recorded in TRACE again under the recorded schedule, with\n"
-"the recorded arguments and working directory and the current environment.\n"
+"the recorded arguments, working directory and environment.\n"
 "The program's output is shown when the run is over.\n"
 "\n"
 "      --timeout SECONDS   wall-clock limit (default: the recorded one)\n"
+"      --record FILE       also write the replayed run's own trace to FILE\n"
+"                          (analyze can then compare it with the original)\n"
 "      --json              print one JSON object instead of the result line\n"
 "                          (the program's stdout then goes to stderr)\n"
 "      --socket PATH       daemon control socket\n"
@@ -34,11 +36,12 @@ static const char replay_usage[] =
 "another bug happened), 2 usage error, 3 divergence from the recorded\n"
 "schedule, unreadable trace, or the program could not run.\n";
 
-enum { OPT_JSON = 2000, OPT_TIMEOUT };
+enum { OPT_JSON = 2000, OPT_TIMEOUT, OPT_RECORD };
 
 static const struct option replay_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "record", required_argument, NULL, OPT_RECORD },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -74,7 +77,8 @@ int cmd_replay(int argc, char **argv)
 {
 	Scctl__ReplayRequest rr = SCCTL__REPLAY_REQUEST__INIT;
 	Scctl__Request req = SCCTL__REQUEST__INIT;
-	char path[PATH_MAX], cwd[PATH_MAX];
+	char path[PATH_MAX], cwd[PATH_MAX], record_abs[PATH_MAX + 256];
+	const char *record = NULL;
 	bool json = false;
 	int c, fd, code, fds[2];
 
@@ -97,6 +101,9 @@ int cmd_replay(int argc, char **argv)
 		case OPT_SOCKET:
 			cli_socket = optarg;
 			break;
+		case OPT_RECORD:
+			record = optarg;
+			break;
 		default:
 			return cli_bad_option(c, argv);
 		}
@@ -118,6 +125,16 @@ int cmd_replay(int argc, char **argv)
 	}
 	rr.trace_path = path;
 	rr.cwd = cwd;
+	/* The daemon has another working directory: make it absolute. */
+	if (record && record[0] != '/') {
+		if (snprintf(record_abs, sizeof(record_abs), "%s/%s", cwd,
+			     record) >= (int)sizeof(record_abs)) {
+			cli_error("--record: path too long");
+			return EXIT_USAGE;
+		}
+		record = record_abs;
+	}
+	rr.record_path = (char *)record;
 	rr.env = cli_environment(&rr.n_env);
 	if (!rr.env) {
 		cli_error("out of memory");

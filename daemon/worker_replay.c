@@ -137,6 +137,37 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 
 	if (sc_replay_create(t, &policy, err, errlen) < 0)
 		return 3;
+	struct sc_trace_writer *w = NULL;
+	if (req->record_path && *req->record_path) {
+		/* The replayed run's own trace: same header, so that analyze
+		 * can compare the two runs' partial orders. */
+		struct sc_trace_header h = {
+			.tool_version = PACKAGE_VERSION,
+			.argv = t->argv,
+			.cwd = t->cwd,
+			.env_digest = sc_env_digest(envp),
+			.strategy = "replay",
+			.strategy_params = t->strategy,
+			.seed = t->seed,
+			.base_seed = t->base_seed,
+			.run_index = t->run_index,
+			.granularity = t->granularity,
+			.instrument_modules = t->instrument_modules,
+			.instrument_sources = t->instrument_sources,
+			.follow_forks = t->follow_forks,
+			.env = envp,
+			.max_steps = t->max_steps,
+			.timeout_ms = t->timeout_ms,
+			.eager_timeouts = t->eager_timeouts,
+		};
+		w = sc_trace_create(req->record_path, &h);
+		if (!w) {
+			sc_strf(err, errlen, "%s: %s", req->record_path,
+				 strerror(errno));
+			sc_replay_destroy(&policy);
+			return 3;
+		}
+	}
 	{
 		struct sc_run_config cfg = {
 			.argv = t->argv,
@@ -158,12 +189,15 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,
 			.policy = &policy,
+			.trace = w,
 			.cancel = &sc_worker_cancel,
 		};
 
 		memset(&o->res, 0, sizeof(o->res));
 		rc = sc_run(&cfg, &o->res);
 	}
+	if (w)
+		sc_trace_finish(w, &o->res);
 	o->diverged_at = sc_replay_diverged_at(&policy);
 	if (o->diverged_at >= 0) {
 		o->res.verdict = SC_VERDICT_DIVERGED;
