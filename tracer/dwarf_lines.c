@@ -75,15 +75,16 @@ static void cu_ranges(Dwarf_Die cu, const char *const *sources,
 	dwarf_srclines_dealloc_b(ctx);
 }
 
-int sc_dwarf_source_ranges(const char *path, const char *const *sources,
-			   struct sc_addr_ranges *out)
+/* Call fn on the compilation-unit DIE of every CU of path's .debug_info.
+ * -1 when the file has no DWARF. */
+static int for_each_cu(const char *path, void (*fn)(Dwarf_Die cu, void *arg),
+		       void *arg)
 {
 	Dwarf_Debug dbg;
 
-	memset(out, 0, sizeof(*out));
 	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
 			    NULL, NULL, &dbg, NULL, 0, NULL, NULL) != DW_DLV_OK)
-		return -1;   /* no debug info: nothing matches */
+		return -1;
 	for (;;) {
 		Dwarf_Unsigned next;
 		Dwarf_Half cu_type;
@@ -94,11 +95,32 @@ int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			break;
 		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK)
 			continue;
-		cu_ranges(cu, sources, out);
+		fn(cu, arg);
 		dwarf_dealloc_die(cu);
 	}
 	dwarf_finish(dbg, NULL);
 	return 0;
+}
+
+struct ranges_arg {
+	const char *const *sources;
+	struct sc_addr_ranges *out;
+};
+
+static void ranges_of_cu(Dwarf_Die cu, void *arg)
+{
+	struct ranges_arg *a = arg;
+	cu_ranges(cu, a->sources, a->out);
+}
+
+int sc_dwarf_source_ranges(const char *path, const char *const *sources,
+			   struct sc_addr_ranges *out)
+{
+	struct ranges_arg a = { sources, out };
+
+	memset(out, 0, sizeof(*out));
+	/* No debug info: nothing matches. */
+	return for_each_cu(path, ranges_of_cu, &a);
 }
 
 bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr)
@@ -152,29 +174,26 @@ static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
 	dwarf_srclines_dealloc_b(ctx);
 }
 
+struct line_arg {
+	uint64_t vaddr, best;
+	char *file;
+	size_t len;
+	unsigned *line;
+};
+
+static void line_of_cu(Dwarf_Die cu, void *arg)
+{
+	struct line_arg *a = arg;
+	cu_lookup(cu, a->vaddr, &a->best, a->file, a->len, a->line);
+}
+
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
 		       size_t len, unsigned *line)
 {
-	Dwarf_Debug dbg;
-	uint64_t best = 0;
+	struct line_arg a = { vaddr, 0, file, len, line };
 
 	*line = 0;
-	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
-			    NULL, NULL, &dbg, NULL, 0, NULL, NULL) != DW_DLV_OK)
+	if (for_each_cu(path, line_of_cu, &a) < 0)
 		return -1;
-	for (;;) {
-		Dwarf_Unsigned next;
-		Dwarf_Half cu_type;
-		Dwarf_Die cu = NULL;
-		if (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL,
-					   NULL, NULL, NULL, &next, &cu_type,
-					   NULL) != DW_DLV_OK)
-			break;
-		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK)
-			continue;
-		cu_lookup(cu, vaddr, &best, file, len, line);
-		dwarf_dealloc_die(cu);
-	}
-	dwarf_finish(dbg, NULL);
 	return *line ? 0 : -1;
 }

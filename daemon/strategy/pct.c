@@ -107,19 +107,8 @@ static int parse_params(const char *params, uint32_t *depth, char *err,
 /* The entry of thread id, grown on demand; NULL when out of memory. */
 static struct pct_thread *thread_of(struct pct_ctx *c, uint32_t id)
 {
-	if (id >= c->nt) {
-		size_t n = c->nt ? c->nt : 8;
-		struct pct_thread *t;
-
-		while (n <= id)
-			n *= 2;
-		t = realloc(c->t, n * sizeof(*t));
-		if (!t)
-			return NULL;
-		memset(t + c->nt, 0, (n - c->nt) * sizeof(*t));
-		c->t = t;
-		c->nt = n;
-	}
+	if (sc_grow_table((void **)&c->t, &c->nt, id, sizeof(*c->t)) < 0)
+		return NULL;
 	if (!c->t[id].seen) {
 		c->t[id].seen = true;
 		c->t[id].prio = INITIAL_BASE + (int64_t)(sc_rng_next(&c->rng) >> 2);

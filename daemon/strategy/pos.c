@@ -65,19 +65,8 @@ struct pos_ctx {
 
 static struct pos_thread *thread_of(struct pos_ctx *c, uint32_t id)
 {
-	if (id >= c->nt) {
-		size_t n = c->nt ? c->nt : 8;
-		struct pos_thread *t;
-
-		while (n <= id)
-			n *= 2;
-		t = realloc(c->t, n * sizeof(*t));
-		if (!t)
-			return NULL;
-		memset(t + c->nt, 0, (n - c->nt) * sizeof(*t));
-		c->t = t;
-		c->nt = n;
-	}
+	if (sc_grow_table((void **)&c->t, &c->nt, id, sizeof(*c->t)) < 0)
+		return NULL;
 	return &c->t[id];
 }
 

@@ -100,19 +100,8 @@ static uint32_t exp_of(struct speed_ctx *c, uint32_t id)
 
 static struct speed_thread *thread_of(struct speed_ctx *c, uint32_t id)
 {
-	if (id >= c->nt) {
-		size_t n = c->nt ? c->nt : 8;
-		struct speed_thread *t;
-
-		while (n <= id)
-			n *= 2;
-		t = realloc(c->t, n * sizeof(*t));
-		if (!t)
-			return NULL;
-		memset(t + c->nt, 0, (n - c->nt) * sizeof(*t));
-		c->t = t;
-		c->nt = n;
-	}
+	if (sc_grow_table((void **)&c->t, &c->nt, id, sizeof(*c->t)) < 0)
+		return NULL;
 	if (!c->t[id].seen) {
 		c->t[id].seen = true;
 		if (id >= c->nbase)

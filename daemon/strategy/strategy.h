@@ -72,6 +72,11 @@ struct sc_strategy {
 /* The strategy called name, or NULL. */
 const struct sc_strategy *sc_strategy_find(const char *name);
 
+/* table.c: grow the zero-initialised per-thread array *v of *n elements
+ * of size elem (doubling) so that index id is valid.  0, or -1 when out of
+ * memory (the array is unchanged). */
+int sc_grow_table(void **v, size_t *n, size_t id, size_t elem);
+
 /* True for names of the design that are not implemented yet (pos, pct...):
  * the CLI says "not implemented yet" rather than "unknown". */
 bool sc_strategy_planned(const char *name);
