@@ -159,7 +159,8 @@ static void free_strv(char **v)
 	free(v);
 }
 
-static int take_header(struct loader *ld, const Sctrace__Header *h)
+static int take_header(struct loader *ld, const Sctrace__Header *h,
+		       uint64_t off)
 {
 	struct sc_trace *t = ld->t;
 	if (dup_str(ld, &t->tool_version, h->tool_version) < 0 ||
@@ -171,9 +172,16 @@ static int take_header(struct loader *ld, const Sctrace__Header *h)
 	if (dup_strv(ld, &t->instrument_modules, h->instrument_modules,
 		     h->n_instrument_modules) < 0 ||
 	    dup_strv(ld, &t->instrument_sources, h->instrument_sources,
-		     h->n_instrument_sources) < 0 ||
-	    dup_strv(ld, &t->env, h->env, h->n_env) < 0)
+		     h->n_instrument_sources) < 0)
 		return -1;
+	if (h->has_env_z) {
+		if (sc_env_unpack(h->env_z.data, h->env_z.len, h->env_len,
+				  &t->env) < 0)
+			return corrupt(ld, off,
+				       "undecodable compressed environment");
+	} else if (dup_strv(ld, &t->env, h->env, h->n_env) < 0) {
+		return -1;
+	}
 	t->argv = calloc(h->n_argv + 1, sizeof(*t->argv));
 	if (!t->argv)
 		return oom(ld);
@@ -331,7 +339,7 @@ static int take_record(struct loader *ld, const Sctrace__Record *rec,
 		if (ld->have_header)
 			return corrupt(ld, off, "second header");
 		ld->have_header = true;
-		return take_header(ld, rec->header);
+		return take_header(ld, rec->header, off);
 	}
 	if (!ld->have_header)
 		return corrupt(ld, off, "missing header (first record is %s)",

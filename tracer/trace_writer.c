@@ -246,9 +246,22 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	for (char *const *m = hdr->instrument_sources; m && *m; m++)
 		h.n_instrument_sources++;
 	h.instrument_sources = (char **)hdr->instrument_sources;
-	for (char *const *v = hdr->env; v && *v; v++)
-		h.n_env++;
-	h.env = (char **)hdr->env;
+	uint8_t *env_z = NULL;
+	size_t env_zlen = 0;
+	uint32_t env_len = 0;
+	if (sc_env_pack(hdr->env, &env_z, &env_zlen, &env_len) < 0) {
+		close(w->fd);
+		free_writer(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (env_z) {
+		h.has_env_z = true;
+		h.env_z.data = env_z;
+		h.env_z.len = env_zlen;
+		h.has_env_len = true;
+		h.env_len = env_len;
+	}
 	h.has_follow_forks = hdr->follow_forks;
 	h.follow_forks = hdr->follow_forks;
 	h.has_max_steps = true;
@@ -261,7 +274,9 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	Sctrace__Record rec = SCTRACE__RECORD__INIT;
 	rec.header = &h;
 	static const uint8_t magic[SC_TRACE_PREAMBLE] = SC_TRACE_MAGIC_BYTES;
-	if (write_record(w, &rec, magic, sizeof(magic)) < 0) {
+	int wrc = write_record(w, &rec, magic, sizeof(magic));
+	free(env_z);
+	if (wrc < 0) {
 		int e = errno;
 		close(w->fd);
 		free_writer(w);

@@ -139,12 +139,21 @@ bad_one() {
 }
 mkdir -p "$SC_TMP/corrupt"
 cp "$SC_TMP/s1/run-000001.sctrace" "$SC_TMP/corrupt/run-000001.sctrace"
-# Flip bytes in the middle: a record that no longer unpacks.
+# Flip bytes in the middle of the event records (after the header, which
+# holds the environment and may be most of the file): a record that no
+# longer unpacks.
 python3 - "$SC_TMP/corrupt/run-000001.sctrace" <<'PY'
 import sys
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
-for i in range(len(b) // 2, len(b) // 2 + 16):
+pos, n, shift = 9, 0, 0
+while True:
+    c = b[pos]; pos += 1
+    n |= (c & 0x7f) << shift; shift += 7
+    if not c & 0x80:
+        break
+mid = (pos + n + len(b)) // 2
+for i in range(mid, min(mid + 16, len(b))):
     b[i] = 0xff
 open(p, "wb").write(bytes(b))
 PY

@@ -302,6 +302,15 @@ int sc_trace_finish(struct sc_trace_writer *w, const struct sc_run_result *r);
 /* Flush and free without a footer (the reader reports verdict unknown). */
 void sc_trace_abandon(struct sc_trace_writer *w);
 
+/* The environment as stored in a trace header: NUL-joined, deflated
+ * (env_pack.c).  pack: 0, or -1 when out of memory or over 1 MiB; an
+ * empty environment gives *out NULL.  unpack: a NULL-terminated array of
+ * malloc'd strings, or -1 for corrupt data. */
+int sc_env_pack(char *const *env, uint8_t **out, size_t *out_len,
+		uint32_t *raw_len);
+int sc_env_unpack(const uint8_t *z, size_t zlen, uint32_t raw_len,
+		  char ***env);
+
 /* FNV-1a 64 over the sorted "NAME=value" strings of envp. */
 uint64_t sc_env_digest(char *const *envp);
 
