@@ -55,7 +55,7 @@ echo "building the fuzz target in $work"
 	-fno-omit-frame-pointer -o "$work/fuzz_trace_reader" \
 	"$src/tests/fuzz/fuzz_trace_reader.c" \
 	"$src/analysis/trace_reader.c" "$src/analysis/export_json.c" \
-	"$src/analysis/json_escape.c" "$src/tracer/names.c" \
+	"$src/analysis/json_escape.c" "$src/tracer/names.c" "$src/tracer/env_pack.c" \
 	"$src/analysis/u64map.c" "$src/analysis/hb_rules.c" \
 	"$src/analysis/fingerprint.c" "$src/analysis/race_detect.c" \
 	"$src/analysis/symbolizer.c" "$src/analysis/session.c" \
@@ -64,8 +64,8 @@ echo "building the fuzz target in $work"
 	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz
 # shellcheck disable=SC2086
 "$cc" $cflags -o "$work/make_corpus" "$src/tests/fuzz/make_corpus.c" \
-	"$src/tracer/trace_writer.c" "$src/tracer/env_digest.c" \
-	"$src/tracer/names.c" "$gen/trace.pb-c.c" $pbc_libs
+	"$src/tracer/trace_writer.c" "$src/tracer/env_digest.c" "$src/tracer/env_pack.c" \
+	"$src/tracer/names.c" "$gen/trace.pb-c.c" $pbc_libs -lz
 
 # The first corpus directory receives what the fuzzer finds; the
 # checked-in one (regressions worth keeping) is only read.
