@@ -260,6 +260,24 @@ void sc_mem_instrument_free(struct sc_engine *e);
 int sc_plant_libc_breakpoints(struct sc_process *p);
 uint64_t sc_auxv_entry(pid_t pid);
 
+/* ---- maps.c ---- */
+/* One file-backed mapping (path starting with '/') of /proc/PID/maps. */
+struct sc_map_entry {
+	uint64_t start, end, offset;
+	const char *path;
+};
+/* Call fn for each file-backed mapping in address order until it returns
+ * non-zero; returns that value (0 when it never stopped), -1 when the maps
+ * cannot be read. */
+int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
+					 void *arg), void *arg);
+/* Path and load base (start of the offset-0 mapping) of the first mapped
+ * file whose path equals path_equal or whose file name starts with one of
+ * name_prefixes (NULL-terminated; either may be NULL).  0, or -1. */
+int sc_maps_find_module(pid_t pid, const char *path_equal,
+			const char *const *name_prefixes, char *path,
+			size_t len, uint64_t *base);
+
 /* ---- symbolize.c ---- */
 /* "func+0x1a (/path/prog)" or "0xADDR"; writes into buf. */
 void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len);

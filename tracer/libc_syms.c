@@ -79,37 +79,6 @@ static const struct sync_fn *lookup_sync_fn(const char *name)
 	return NULL;
 }
 
-/* Find the mapping of a file whose name starts with "libc.so" or "libc-"
- * and its load base (start of the mapping at file offset 0). */
-static int find_libc(pid_t pid, char *path, size_t len, uint64_t *base)
-{
-	char maps[64], line[4096];
-	int found = -1;
-
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end, off;
-		char perms[8], file[4096] = "";
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095[^\n]", &start,
-			   &end, perms, &off, file) < 4)
-			continue;
-		const char *slash = strrchr(file, '/');
-		const char *b = slash ? slash + 1 : file;
-		if (off != 0 || (strncmp(b, "libc.so", 7) != 0 &&
-				 strncmp(b, "libc-", 5) != 0))
-			continue;
-		snprintf(path, len, "%s", file);
-		*base = start;
-		found = 0;
-		break;
-	}
-	fclose(f);
-	return found;
-}
-
 static int plant_from_symtab(struct sc_process *p, Elf *elf, Elf_Scn *scn,
 			     GElf_Shdr *sh, uint64_t bias)
 {
@@ -143,7 +112,9 @@ int sc_plant_libc_breakpoints(struct sc_process *p)
 	uint64_t base;
 	int planted = 0;
 
-	if (find_libc(p->pid, path, sizeof(path), &base) < 0)
+	static const char *const libc_names[] = { "libc.so", "libc-", NULL };
+	if (sc_maps_find_module(p->pid, NULL, libc_names, path, sizeof(path),
+				&base) < 0)
 		return 0;   /* static binary or no libc: syscalls only */
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -129,36 +129,6 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 	return 0;
 }
 
-/* Path and load base of the mapped file whose name is `want` (a full
- * path) or starts with it (a library name such as "libfoo"). */
-static int find_module(pid_t pid, const char *want, bool by_name, char *path,
-		       size_t len, uint64_t *base)
-{
-	char maps[64], line[4200];
-	int rc = -1;
-
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (rc < 0 && fgets(line, sizeof(line), f)) {
-		unsigned long start, off;
-		char file[4096] = "";
-		if (sscanf(line, "%lx-%*x %*s %lx %*s %*s %4095[^\n]", &start,
-			   &off, file) < 3 || off != 0 || file[0] != '/')
-			continue;
-		const char *b = strrchr(file, '/') + 1;
-		if (by_name ? strncmp(b, want, strlen(want)) != 0
-			    : strcmp(file, want) != 0)
-			continue;
-		snprintf(path, len, "%s", file);
-		*base = start;
-		rc = 0;
-	}
-	fclose(f);
-	return rc;
-}
-
 static int cmp_site(const void *a, const void *b)
 {
 	const struct mem_site *x = a, *y = b;
@@ -200,14 +170,17 @@ int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p)
 	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = 0;
-		if (find_module(p->pid, exe, false, path, sizeof(path), &base) == 0) {
+		if (sc_maps_find_module(p->pid, exe, NULL, path, sizeof(path),
+					&base) == 0) {
 			scan_module(e, path, base, &sites);
 			planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
 		}
 	}
 	for (const char *const *m = e->cfg->instrument_modules; m && *m; m++) {
 		sites.n = 0;
-		if (find_module(p->pid, *m, true, path, sizeof(path), &base) < 0)
+		const char *prefix[] = { *m, NULL };
+		if (sc_maps_find_module(p->pid, NULL, prefix, path, sizeof(path),
+					&base) < 0)
 			continue;
 		scan_module(e, path, base, &sites);
 		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;

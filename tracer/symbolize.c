@@ -21,43 +21,37 @@ struct mapping {
 	char path[4096];
 };
 
+struct containing {
+	uint64_t addr;
+	uint64_t first_start;           /* offset-0 mapping of first_path */
+	char first_path[4096];
+	struct mapping *out;
+};
+
+static int find_containing(const struct sc_map_entry *e, void *arg)
+{
+	struct containing *c = arg;
+
+	if (e->offset == 0) {
+		c->first_start = e->start;
+		snprintf(c->first_path, sizeof(c->first_path), "%s", e->path);
+	}
+	if (c->addr < e->start || c->addr >= e->end)
+		return 0;
+	c->out->start = e->start;
+	c->out->end = e->end;
+	c->out->base = strcmp(e->path, c->first_path) == 0 ? c->first_start
+							    : e->start - e->offset;
+	snprintf(c->out->path, sizeof(c->out->path), "%s", e->path);
+	return 1;
+}
+
 /* Find the file mapping containing addr and the load base of that file. */
 static int find_mapping(pid_t pid, uint64_t addr, struct mapping *m)
 {
-	char maps[64], line[4200];
-	int found = -1;
-	uint64_t first_start = 0;
-	char first_path[4096] = "";
+	struct containing c = { .addr = addr, .out = m };
 
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end, off;
-		char file[4096] = "";
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095[^\n]", &start,
-			   &end, &off, file) < 3)
-			continue;
-		if (file[0] != '/')
-			continue;
-		if (off == 0 || strcmp(file, first_path) != 0) {
-			if (off == 0) {
-				first_start = start;
-				snprintf(first_path, sizeof(first_path), "%s", file);
-			}
-		}
-		if (addr >= start && addr < end) {
-			m->start = start;
-			m->end = end;
-			m->base = strcmp(file, first_path) == 0 ? first_start : start - off;
-			snprintf(m->path, sizeof(m->path), "%s", file);
-			found = 0;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
+	return sc_maps_foreach(pid, find_containing, &c) == 1 ? 0 : -1;
 }
 
 /* Best symbol of type `type` containing vaddr (file-relative). */
@@ -206,46 +200,43 @@ static size_t read_build_id(const char *path, uint8_t *out, size_t cap)
 	return got;
 }
 
+struct module_list {
+	struct sc_module *v;
+	size_t n;
+};
+
+static int add_module(const struct sc_map_entry *e, void *arg)
+{
+	struct module_list *l = arg;
+
+	/* Later mappings of the same file extend it. */
+	if (l->n && strcmp(l->v[l->n - 1].path, e->path) == 0) {
+		l->v[l->n - 1].size = e->end - l->v[l->n - 1].load_address;
+		return 0;
+	}
+	if (e->offset != 0)
+		return 0;
+	struct sc_module *nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv)
+		return 1;
+	l->v = nv;
+	uint8_t *bid = malloc(64);
+	size_t bl = bid ? read_build_id(e->path, bid, 64) : 0;
+	l->v[l->n++] = (struct sc_module){ .path = strdup(e->path),
+		.build_id = bid, .build_id_len = bl, .load_address = e->start,
+		.size = e->end - e->start };
+	return 0;
+}
+
 /* Every file mapped at offset 0: path, load address, extent, build-id. */
 int sc_module_map(pid_t pid, struct sc_module **mods, size_t *n)
 {
-	char maps[64], line[4200];
-	struct sc_module *v = NULL;
-	size_t cnt = 0;
+	struct module_list l = { NULL, 0 };
+	int rc = sc_maps_foreach(pid, add_module, &l);
 
-	*mods = NULL;
-	*n = 0;
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(maps, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end, off;
-		char file[4096] = "";
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095[^\n]", &start,
-			   &end, &off, file) < 3 || file[0] != '/')
-			continue;
-		if (cnt && strcmp(v[cnt - 1].path, file) == 0) {
-			v[cnt - 1].size = end - v[cnt - 1].load_address;
-			continue;
-		}
-		if (off != 0)
-			continue;
-		struct sc_module *nv = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!nv)
-			break;
-		v = nv;
-		uint8_t *bid = malloc(64);
-		size_t bl = bid ? read_build_id(file, bid, 64) : 0;
-		v[cnt] = (struct sc_module){ .path = strdup(file), .build_id = bid,
-			.build_id_len = bl, .load_address = start,
-			.size = end - start };
-		cnt++;
-	}
-	fclose(f);
-	*mods = v;
-	*n = cnt;
-	return 0;
+	*mods = l.v;
+	*n = l.n;
+	return rc < 0 ? -1 : 0;
 }
 
 void sc_module_map_free(struct sc_module *mods, size_t n)

@@ -1,0 +1,65 @@
+/* maps.c - reading /proc/PID/maps: the one parser behind libc lookup,
+ * module instrumentation, symbolisation and the trace's module map. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
+					 void *arg), void *arg)
+{
+	char maps[64], line[4200];
+	int rc = 0;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return -1;
+	while (!rc && fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off;
+		char file[4096] = "";
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095[^\n]", &start,
+			   &end, &off, file) < 3 || file[0] != '/')
+			continue;   /* anonymous, [heap], [stack], [vdso] */
+		struct sc_map_entry m = { start, end, off, file };
+		rc = fn(&m, arg);
+	}
+	fclose(f);
+	return rc;
+}
+
+struct find_arg {
+	const char *path_equal;
+	const char *const *prefixes;
+	char *path;
+	size_t len;
+	uint64_t *base;
+};
+
+static int find_one(const struct sc_map_entry *m, void *arg)
+{
+	struct find_arg *a = arg;
+	const char *name = strrchr(m->path, '/') + 1;
+	bool match = false;
+
+	if (m->offset != 0)
+		return 0;
+	if (a->path_equal)
+		match = strcmp(m->path, a->path_equal) == 0;
+	for (const char *const *p = a->prefixes; p && *p && !match; p++)
+		match = strncmp(name, *p, strlen(*p)) == 0;
+	if (!match)
+		return 0;
+	snprintf(a->path, a->len, "%s", m->path);
+	*a->base = m->start;
+	return 1;
+}
+
+int sc_maps_find_module(pid_t pid, const char *path_equal,
+			const char *const *name_prefixes, char *path,
+			size_t len, uint64_t *base)
+{
+	struct find_arg a = { path_equal, name_prefixes, path, len, base };
+
+	return sc_maps_foreach(pid, find_one, &a) == 1 ? 0 : -1;
+}
