@@ -16,8 +16,8 @@
 set -euo pipefail
 
 top_builddir=${top_builddir:-$PWD}
-SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
-SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
+# shellcheck source=tests/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 GEN=$top_builddir/tests/bench/gen_session
 TARGET=$top_builddir/tests/targets/bounded_buffer
 RUNS=${BENCH_RUNS:-8}
@@ -32,16 +32,6 @@ for f in "$SCHEDCTL" "$GEN" "$TARGET"; do
 done
 command -v python3 >/dev/null || { echo "analyze_speed.sh: python3 not found" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-bench.XXXXXX")
-sc() {
-	SCHEDCTL_SOCKET=$tmp/schedctld.sock SCHEDCTL_STATE_DIR=$tmp/state \
-		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
-}
-cleanup() {
-	[ -S "$tmp/schedctld.sock" ] && sc shutdown >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c 0)

@@ -18,8 +18,8 @@
 set -euo pipefail
 
 top_builddir=${top_builddir:-$PWD}
-SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
-SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
+# shellcheck source=tests/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 RUNS=${HITRATE_RUNS:-200}
 SEED=${HITRATE_SEED:-1}
 STRATEGIES=${HITRATE_STRATEGIES:-native random pct-2 pct-3 pct-5 pos pos-rw urw surw noise-white noise-random noise-best speed portfolio}
@@ -33,16 +33,6 @@ for t in $TARGETS; do
 	fi
 done
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-hitrate.XXXXXX")
-sc() {
-	SCHEDCTL_SOCKET=$tmp/schedctld.sock SCHEDCTL_STATE_DIR=$tmp/state \
-		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
-}
-cleanup() {
-	[ -S "$tmp/schedctld.sock" ] && sc shutdown >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # ratio TARGET STRATEGY: failing_runs/runs of one session, or "err".
 ratio() {

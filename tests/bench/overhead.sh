@@ -12,8 +12,8 @@
 set -euo pipefail
 
 top_builddir=${top_builddir:-$PWD}
-SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
-SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
+# shellcheck source=tests/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 PTRACE_STOP=$top_builddir/tests/bench/ptrace_stop
 LOOP=$top_builddir/tests/bench/events_loop
 MEMLOOP=$top_builddir/tests/bench/mem_loop
@@ -28,16 +28,6 @@ for f in "$PTRACE_STOP" "$LOOP" "$MEMLOOP"; do
 done
 command -v python3 >/dev/null || { echo "overhead.sh: python3 not found" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-bench.XXXXXX")
-sc() {
-	SCHEDCTL_SOCKET=$tmp/schedctld.sock SCHEDCTL_STATE_DIR=$tmp/state \
-		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
-}
-cleanup() {
-	[ -S "$tmp/schedctld.sock" ] && sc shutdown >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 # get FILE KEY: a top-level field of a JSON object.
 get() {

@@ -14,24 +14,14 @@
 set -euo pipefail
 
 top_builddir=${top_builddir:-$PWD}
-SCHEDCTL=${SCHEDCTL:-$top_builddir/cli/schedctl}
-SCHEDCTLD=${SCHEDCTLD:-$top_builddir/daemon/schedctld}
+# shellcheck source=tests/bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 TARGET=$top_builddir/tests/targets/${BENCH_TARGET:-c11_threads}
 N=${BENCH_RUNS:-400}
 
 [ -x "$TARGET" ] || { echo "runs_per_second.sh: $TARGET not built (run: make bench)" >&2; exit 1; }
 [ -x "$SCHEDCTL" ] || { echo "runs_per_second.sh: $SCHEDCTL not built" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedctl-rps.XXXXXX")
-sc() {
-	SCHEDCTL_SOCKET=$tmp/schedctld.sock SCHEDCTL_STATE_DIR=$tmp/state \
-		SCHEDCTLD=$SCHEDCTLD "$SCHEDCTL" "$@"
-}
-cleanup() {
-	[ -S "$tmp/schedctld.sock" ] && sc shutdown >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
 
 now() { date +%s.%N; }
 rate() { python3 -c "import sys; print('%.1f' % (int(sys.argv[1]) / (float(sys.argv[3]) - float(sys.argv[2]))))" "$@"; }
