@@ -8,22 +8,8 @@
 # BUILD_DIR/fuzz-request/.  Default 60 s.
 set -eu
 
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: $0 BUILD_DIR [SECONDS]" >&2
-	exit 2
-fi
-[ -d "$1" ] || { echo "$0: $1: no such build directory" >&2; exit 2; }
-build=$(cd "$1" && pwd)
-secs=${2:-60}
-case $secs in
-''|*[!0-9]*) echo "$0: SECONDS must be a number: $secs" >&2; exit 2 ;;
-esac
-src=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${CLANG:-clang}
-command -v "$cc" >/dev/null 2>&1 || {
-	echo "$0: $cc not found (apt-get install clang libclang-rt-14-dev)" >&2
-	exit 2
-}
+# shellcheck source=tests/fuzz/args.sh
+. "$(dirname "$0")/args.sh"
 
 work=$build/fuzz-request
 mkdir -p "$work"
