@@ -29,7 +29,7 @@ static const char launch_usage[] =
 "deadlock, hang).\n"
 "\n"
 "  -s, --strategy NAME     random, pct, pos, pos-rw, noise, speed, urw,\n"
-"                          surw, portfolio or native\n"
+"                          surw, portfolio, chess or native\n"
 "                          (default: " SC_DEFAULT_STRATEGY ")\n"
 "      --depth D           pct: the bug depth to aim at, 1 to 64 (default 3)\n"
 "      --noise KIND        noise: white (fixed --p), random (p drawn per\n"
@@ -37,6 +37,10 @@ static const char launch_usage[] =
 "                          seen; noise at half of them) (default white)\n"
 "      --p P               noise white: yield probability (default 0.1)\n"
 "      --c C               noise best: C of p = 1/(1 + C n) (default 1/3)\n"
+"      --preemptions C     chess: explore every schedule with at most C\n"
+"                          preemptions, 0 to 16 (default 2)\n"
+"      --no-cache          chess: no happens-before state caching (states\n"
+"                          reached again are explored again)\n"
 "  -n, --runs N            number of runs (default 100)\n"
 "      --seed S            base seed, decimal or 0x hex (default: random)\n"
 "      --max-steps N       scheduling steps per run before a hang\n"
@@ -70,9 +74,10 @@ static const char launch_usage[] =
 "      --jobs J            run J runs at once, each job pinned with its\n"
 "                          program to its own CPU (default: $SCHEDCTL_JOBS,\n"
 "                          else the number of CPUs); same results as\n"
-"                          --jobs 1\n"
+"                          --jobs 1; -s chess always runs in one job\n"
 "      --shard I/N         run only shard I of N: the runs r with\n"
-"                          (r - 1) % N == I - 1 (same seeds as unsharded)\n"
+"                          (r - 1) % N == I - 1 (same seeds as unsharded);\n"
+"                          not with -s chess\n"
 "      --detach            print the session id and return at once; the\n"
 "                          session goes on (schedctl status, results, stop)\n"
 "Exit status: 0 no bug, 1 bug found, 2 usage error, 3 the tool or the\n"
@@ -82,7 +87,8 @@ enum {
 	OPT_SEED = 2000, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_KEEP_GOING, OPT_OUT,
 	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
 	OPT_DETACH, OPT_KEEP_TRACES, OPT_DEPTH, OPT_INSTRUMENT, OPT_INSTRUMENT_SRC,
-	OPT_FOLLOW_FORKS, OPT_NOISE, OPT_NOISE_P, OPT_NOISE_C,
+	OPT_FOLLOW_FORKS, OPT_NOISE, OPT_NOISE_P, OPT_NOISE_C, OPT_PREEMPTIONS,
+	OPT_NO_CACHE,
 };
 
 static const struct option launch_opts[] = {
@@ -108,6 +114,8 @@ static const struct option launch_opts[] = {
 	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ "p", required_argument, NULL, OPT_NOISE_P },
 	{ "c", required_argument, NULL, OPT_NOISE_C },
+	{ "preemptions", required_argument, NULL, OPT_PREEMPTIONS },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -122,6 +130,9 @@ struct launch_opts {
 	bool json;
 	uint32_t depth;             /* --depth, 0 when not given */
 	const char *noise, *noise_p, *noise_c;  /* --noise, --p, --c */
+	bool preemptions_given;     /* --preemptions */
+	uint32_t preemptions;
+	bool no_cache;              /* --no-cache */
 	char params[128];           /* strategy_params built from them */
 };
 
@@ -253,6 +264,17 @@ static int parse_one(int c, struct launch_opts *o)
 	case OPT_NOISE_C:
 		o->noise_c = optarg;
 		return 0;
+	case OPT_PREEMPTIONS:
+		if (cli_parse_u32("--preemptions", optarg, &o->preemptions) < 0)
+			return EXIT_USAGE;
+		if (o->preemptions > SC_CHESS_MAX_PREEMPTIONS)
+			return cli_usage_error("--preemptions: must be from 0 to %d",
+					       SC_CHESS_MAX_PREEMPTIONS);
+		o->preemptions_given = true;
+		return 0;
+	case OPT_NO_CACHE:
+		o->no_cache = true;
+		return 0;
 	case OPT_SOCKET:
 		cli_socket = optarg;
 		return 0;
@@ -280,6 +302,24 @@ static int noise_params(struct launch_opts *o)
 	if (s->create(o->params, 0, 1, NULL, &p, err, sizeof(err)) < 0)
 		return cli_usage_error("%s", err);
 	s->destroy(&p);
+	o->req.strategy_params = o->params;
+	return 0;
+}
+
+/* --preemptions, --no-cache: "preemptions=C,cache=0" for -s chess. */
+static int chess_params(struct launch_opts *o)
+{
+	const char *s = o->req.strategy;
+
+	if (!s || strcmp(s, "chess") != 0)
+		return cli_usage_error("%s: only for -s chess",
+				       o->preemptions_given ? "--preemptions"
+				       : "--no-cache");
+	if (o->preemptions_given)
+		snprintf(o->params, sizeof(o->params), "preemptions=%u%s",
+			 o->preemptions, o->no_cache ? ",cache=0" : "");
+	else
+		snprintf(o->params, sizeof(o->params), "cache=0");
 	o->req.strategy_params = o->params;
 	return 0;
 }
@@ -378,6 +418,18 @@ int cmd_launch(int argc, char **argv)
 		if (code)
 			return code;
 	}
+	if (o.preemptions_given || o.no_cache) {
+		code = chess_params(&o);
+		if (code)
+			return code;
+	}
+	/* The daemon says so too; here without starting one. */
+	if (o.req.has_shard_count && o.req.strategy &&
+	    sc_strategy_find(o.req.strategy) &&
+	    sc_strategy_find(o.req.strategy)->done)
+		return cli_usage_error("--shard: -s %s is a systematic search "
+				       "and cannot be split into shards",
+				       o.req.strategy);
 	if (!o.req.has_jobs && getenv("SCHEDCTL_JOBS") && *getenv("SCHEDCTL_JOBS")) {
 		if (cli_parse_u32("SCHEDCTL_JOBS", getenv("SCHEDCTL_JOBS"),
 				  &o.req.jobs) < 0)

@@ -241,6 +241,7 @@ int sc_worker_attach(int conn, const Scctl__AttachRequest *req,
 	}
 	if (A.strategy->create(A.params, sc_run_seed(A.seed, 1), 1, &learnt,
 			       &policy, err, sizeof(err)) < 0) {
+		sc_strategy_session_free(&learnt);
 		sc_reply_error(conn, 2, "%s", err);
 		sc_store_session_end(A.store, A.session.id, "done", 2, err, dberr,
 				     sizeof(dberr));
@@ -298,6 +299,7 @@ int sc_worker_attach(int conn, const Scctl__AttachRequest *req,
 		}
 	}
 	A.strategy->destroy(&policy);
+	sc_strategy_session_free(&learnt);
 	if (rc < 0) {
 		if (w)
 			sc_trace_abandon(w);

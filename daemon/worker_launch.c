@@ -136,6 +136,13 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 			 req->shard_index, req->shard_count);
 		return 2;
 	}
+	/* A systematic search is one sequence of runs, each depending on
+	 * those before: it cannot be split. */
+	if (L->strategy->done && req->has_shard_count && req->shard_count > 0) {
+		sc_strf(err, errlen, "--shard: -s %s is a systematic search and "
+			 "cannot be split into shards", L->strategy_name);
+		return 2;
+	}
 	if (!*keep || strcmp(keep, "failing") == 0)
 		L->keep = req->keep_all_traces ? KEEP_ALL : KEEP_FAILING;
 	else if (strcmp(keep, "all") == 0)
@@ -464,8 +471,13 @@ static bool one_run(struct launch *L, uint32_t r)
 	L->events += res.steps;
 	if (failing) {
 		L->failing++;
-		if (L->first_bug_run < 0)
+		if (L->first_bug_run < 0) {
 			L->first_bug_run = (int32_t)r;
+			/* The strategy does not see verdicts: the launch tells
+			 * the search which run failed first. */
+			L->learnt.search.bug_preemptions =
+				(int32_t)L->learnt.search.last_preemptions;
+		}
 		bug = make_bug(L, r, seed, &res, &f, kept);
 		if (!L->req->keep_going)
 			go_on = false;
@@ -496,11 +508,55 @@ static bool one_run(struct launch *L, uint32_t r)
 	return go_on;
 }
 
+/* The search's stats as sent; out points into in (nondet_first). */
+static void search_to_proto(const struct sc_search_stats *in,
+			    Scctl__SearchStats *out)
+{
+	out->has_bound = out->has_schedules = out->has_exhausted = 1;
+	out->has_complete_bound = out->has_cache_hits = out->has_cache = 1;
+	out->has_beyond_bound = out->has_truncated = 1;
+	out->has_nondeterministic = out->has_nondet_first_run = 1;
+	out->has_bug_preemptions = 1;
+	out->bound = in->bound;
+	out->schedules = in->schedules;
+	out->exhausted = in->exhausted;
+	out->complete_bound = in->complete_bound;
+	out->cache_hits = in->cache_hits;
+	out->cache = in->cache;
+	out->beyond_bound = in->beyond_bound;
+	out->truncated = in->truncated;
+	out->nondeterministic = in->nondeterministic;
+	out->nondet_first_run = in->nondet_first_run;
+	out->nondet_first = (char *)in->nondet_first;
+	out->bug_preemptions = in->bug_preemptions;
+}
+
+static void search_from_proto(const Scctl__SearchStats *in,
+			      struct sc_search_stats *out)
+{
+	out->active = true;
+	out->bound = in->bound;
+	out->schedules = in->schedules;
+	out->exhausted = in->exhausted;
+	out->complete_bound = in->has_complete_bound ? in->complete_bound : -1;
+	out->cache_hits = in->cache_hits;
+	out->cache = in->cache;
+	out->beyond_bound = in->beyond_bound;
+	out->truncated = in->truncated;
+	out->nondeterministic = in->nondeterministic;
+	out->nondet_first_run = in->nondet_first_run;
+	sc_strf(out->nondet_first, sizeof(out->nondet_first), "%s",
+		in->nondet_first ? in->nondet_first : "");
+	out->bug_preemptions = in->has_bug_preemptions ? in->bug_preemptions
+			       : -1;
+}
+
 static void send_summary(struct launch *L, double wall)
 {
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
 	Scctl__Summary s = SCCTL__SUMMARY__INIT;
 	Scctl__PctBound pb = SCCTL__PCT_BOUND__INIT;
+	Scctl__SearchStats ss = SCCTL__SEARCH_STATS__INIT;
 	struct sc_bound b;
 
 	s.session = L->session.id;
@@ -533,6 +589,11 @@ static void send_summary(struct launch *L, double wall)
 		pb.miss = sc_miss_probability(b.per_run, pb.bug_free_runs);
 		s.pct_bound = &pb;
 	}
+	/* Absent when the job's stats never came (it was killed). */
+	if (L->strategy->done && L->learnt.search.active) {
+		search_to_proto(&L->learnt.search, &ss);
+		s.search = &ss;
+	}
 	reply.has_ok = 1;
 	reply.ok = !L->fatal[0];
 	if (L->fatal[0]) {
@@ -546,6 +607,7 @@ static void send_summary(struct launch *L, double wall)
 
 static void free_launch(struct launch *L)
 {
+	sc_strategy_session_free(&L->learnt);
 	sc_store_close(L->store);
 	free(L->plan);
 	for (size_t i = 0; i < L->nbugs; i++)
@@ -584,13 +646,18 @@ static int make_plan(struct launch *L, char *err, size_t errlen)
 	return 0;
 }
 
-/* --jobs J, default the number of CPUs we may use; never more than runs. */
+/* --jobs J, default the number of CPUs we may use; never more than runs.
+ * A systematic search runs in one job whatever --jobs says: each run
+ * replays a prefix of the runs before it. */
 static uint32_t jobs_wanted(const struct launch *L)
 {
 	int cpus[256];
-	uint32_t j = L->req->has_jobs && L->req->jobs > 0 ? L->req->jobs
-		     : (uint32_t)sc_jobs_cpus(cpus, 256);
+	uint32_t j;
 
+	if (L->strategy->done)
+		return 1;
+	j = L->req->has_jobs && L->req->jobs > 0 ? L->req->jobs
+	    : (uint32_t)sc_jobs_cpus(cpus, 256);
 	if (j > 256)
 		j = 256;
 	return j > L->nplan ? (uint32_t)L->nplan : j;
@@ -730,6 +797,9 @@ static void merge_learnt(void *ctx, const Scctl__LearntStats *s)
 		L->learnt.max_points = s->max_points;
 	if (s->max_threads > L->learnt.max_threads)
 		L->learnt.max_threads = s->max_threads;
+	/* A search runs in one job: its stats are the session's. */
+	if (s->search)
+		search_from_proto(s->search, &L->learnt.search);
 }
 
 /* One job's process: its share of the plan, replies to fd. */
@@ -738,6 +808,8 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	struct launch *L = ctx;
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
 	Scctl__LearntStats ls = SCCTL__LEARNT_STATS__INIT;
+	Scctl__SearchStats ss = SCCTL__SEARCH_STATS__INIT;
+	int code = 0;
 
 	sc_worker_forget_client();
 	close(L->conn);
@@ -750,6 +822,10 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 			break;
 		if (!one_run(L, L->plan[p]))
 			break;
+		/* A systematic search that explored everything stops
+		 * before --runs. */
+		if (L->strategy->done && L->strategy->done(&L->learnt))
+			break;
 	}
 	reply.has_ok = 1;
 	reply.ok = !L->fatal[0];
@@ -759,9 +835,16 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	ls.runs = L->learnt.runs;
 	ls.max_points = L->learnt.max_points;
 	ls.max_threads = L->learnt.max_threads;
+	if (L->learnt.search.active) {
+		search_to_proto(&L->learnt.search, &ss);
+		ls.search = &ss;
+	}
 	reply.learnt = &ls;
 	sc_worker_send(fd, &reply);
-	return L->fatal[0] ? 3 : 0;
+	code = L->fatal[0] ? 3 : 0;
+	/* The job ends here (jobs.c _exits): release the search. */
+	sc_strategy_session_free(&L->learnt);
+	return code;
 }
 
 static void run_jobs(struct launch *L)
@@ -806,7 +889,8 @@ static void session_end(struct launch *L)
 int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
 		     const struct sc_daemon *d)
 {
-	struct launch L = { .conn = conn, .req = req, .first_bug_run = -1 };
+	struct launch L = { .conn = conn, .req = req, .first_bug_run = -1,
+			    .learnt.search.bug_preemptions = -1 };
 	Scctl__Reply first = SCCTL__REPLY__INIT;
 	char err[2048];
 	double t0 = now_s();

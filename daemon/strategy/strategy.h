@@ -28,6 +28,30 @@
  * for native stress). */
 #define SC_DEFAULT_STRATEGY "surw"
 
+/* What a systematic search (chess) did so far, for the launch's summary.
+ * Plain values: a job process sends them to its session (control.proto
+ * SearchStats). */
+struct sc_search_stats {
+	bool active;                /* the strategy is a systematic search */
+	uint32_t bound;             /* C: preemptions allowed */
+	uint32_t schedules;         /* runs done by the search */
+	bool exhausted;             /* every schedule within the bound ran */
+	/* Highest c such that every schedule with <= c preemptions was
+	 * explored (-1: not even those with 0). */
+	int32_t complete_bound;
+	uint32_t cache_hits;        /* states reached again, not re-explored */
+	bool cache;                 /* happens-before state caching on */
+	uint64_t beyond_bound;      /* alternatives that needed > C */
+	bool truncated;             /* out of search memory: not exhaustive */
+	uint32_t nondeterministic;  /* runs that did not follow their prefix */
+	uint32_t nondet_first_run;  /* the first of them (0: none) */
+	char nondet_first[256];     /* what it did instead */
+	uint32_t last_preemptions;  /* of the last run */
+	int32_t bug_preemptions;    /* of the first failing run, -1: none */
+};
+
+struct sc_chess_search;
+
 /* What the runs of one launch taught the strategies so far.  The launch
  * zeroes it once; policies update it while they run (and in destroy()). */
 struct sc_strategy_session {
@@ -38,7 +62,14 @@ struct sc_strategy_session {
 	uint32_t max_threads;       /* most threads seen in one run */
 	/* noise, speed, urw/surw, portfolio (learn.h). */
 	struct sc_learn learn;
+	/* chess: the search tree and state cache (chess_search.c), made by
+	 * the first run; sc_strategy_session_free() releases it. */
+	struct sc_chess_search *chess;
+	struct sc_search_stats search;
 };
+
+/* Release what the runs of a session allocated (the chess search). */
+void sc_strategy_session_free(struct sc_strategy_session *s);
 
 /* PCT's guarantee for a session (struct sc_strategy.bound). */
 struct sc_bound {
@@ -67,6 +98,10 @@ struct sc_strategy {
 	 * Returns false when there is none (bad params). */
 	bool (*bound)(const char *params, const struct sc_strategy_session *s,
 		      struct sc_bound *out);
+	/* Optional, systematic searches: true when the session has nothing
+	 * left to explore (the launch stops).  A search runs in one job and
+	 * cannot be sharded. */
+	bool (*done)(const struct sc_strategy_session *s);
 };
 
 /* The strategy called name, or NULL. */
@@ -166,5 +201,18 @@ int sc_portfolio_create(const char *params, uint64_t seed, uint32_t run,
 void sc_portfolio_destroy(struct sc_policy *p);
 /* The name of the strategy run r (1-based) uses. */
 const char *sc_portfolio_member(uint32_t run);
+
+/* chess.c: CHESS, a depth-first search over schedules with iterative
+ * preemption bounding, fair scheduling and happens-before state caching;
+ * params "preemptions=C,cache=0|1". */
+#define SC_CHESS_DEFAULT_PREEMPTIONS 2
+#define SC_CHESS_MAX_PREEMPTIONS 16
+int sc_chess_create(const char *params, uint64_t seed, uint32_t run,
+		    struct sc_strategy_session *session,
+		    struct sc_policy *out, char *err, size_t errlen);
+void sc_chess_destroy(struct sc_policy *p);
+bool sc_chess_done(const struct sc_strategy_session *s);
+/* For the unit tests: the preemptions of the run so far. */
+uint32_t sc_chess_preemptions(const struct sc_policy *p);
 
 #endif /* SCHEDCTL_STRATEGY_H */

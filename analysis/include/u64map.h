@@ -1,7 +1,7 @@
 /*
  * u64map.h - an open-addressing hash map from 64-bit keys (object
  * addresses, pcs, fingerprints) to 32-bit values, for the analyzer's hot
- * loops.  Internal to libanalysis.
+ * loops; the chess strategy (daemon/strategy/chess_hb.c) uses it too.
  */
 #ifndef SCHEDCTL_U64MAP_H
 #define SCHEDCTL_U64MAP_H
