@@ -111,8 +111,9 @@ static void stop_searching(struct chess_ctx *c)
 	c->searching = false;
 }
 
-/* The first run that did not follow its prefix, for the summary:
- * "at choice point 3 of 5 (step 40): T2 was to run; candidates now T0, T1". */
+/* The first run that did not follow its prefix, for the summary: "at
+ * choice point 3 of 5 (step 40) the candidates were T0, T1, not those of
+ * the recorded run, which ran T2 there". */
 static void describe_divergence(struct chess_ctx *c,
 				const struct sc_chess_choice *f,
 				const uint32_t *cand, size_t n)
@@ -122,13 +123,16 @@ static void describe_divergence(struct chess_ctx *c,
 
 	st->nondet_first_run = st->schedules + 1;
 	o = (size_t)snprintf(st->nondet_first, len, "at choice point %zu of "
-			     "%zu (step %" PRIu64 "): %s T%u; candidates now ",
-			     c->at + 1, c->nforced, c->step,
-			     f->kind == SC_CHESS_WAKE ? "a wake was to release"
-			     : "the prefix runs", f->choice);
+			     "%zu (step %" PRIu64 ") the %s were ", c->at + 1,
+			     c->nforced, c->step, f->kind == SC_CHESS_WAKE
+			     ? "waiters of a wake" : "candidates");
 	for (size_t i = 0; i < n && o < len; i++)
 		o += (size_t)snprintf(st->nondet_first + o, len - o, "%sT%u",
 				      i ? ", " : "", cand[i]);
+	if (o < len)
+		snprintf(st->nondet_first + o, len - o, ", not those of the "
+			 "recorded run, which %s T%u there",
+			 f->kind == SC_CHESS_WAKE ? "woke" : "ran", f->choice);
 }
 
 /* A choice point with candidates cand[0..n) (logical ids), default
@@ -200,6 +204,12 @@ static size_t choose(struct chess_ctx *c, uint8_t kind, const uint32_t *cand,
 
 /* ---- scheduling points ---- */
 
+/* Events thread t executed so far (the fingerprint counts them). */
+static uint32_t events_of(const struct chess_ctx *c, uint32_t t)
+{
+	return t < c->hb.nindex ? c->hb.index[t] : 0;
+}
+
 /* The state key of the cache: the partial order so far, who ran last
  * and whether it may go on, and the fairness priorities. */
 static uint64_t state_key(const struct chess_ctx *c, bool last_may_go_on)
@@ -269,9 +279,14 @@ static int chess_pick(void *ctx, const struct sc_sched_view *view)
 		c->stats->cache_hits++;
 		stop_searching(c);
 	}
+	/* What a replayed prefix must meet here: the same candidates, each
+	 * as far into its thread (events so far, timing events left out),
+	 * after the same last thread.  A thread that did more or less than
+	 * in the recorded run moved the choice point. */
 	uint64_t state = (uint64_t)c->last_thread << 1 | last_may_go_on;
 	for (size_t i = 0; i < n; i++)
-		state = sc_splitmix64(state ^ cand[i]);
+		state = sc_splitmix64(state ^ cand[i] ^
+				      (uint64_t)events_of(c, cand[i]) << 32);
 	size_t pick = choose(c, SC_CHESS_PICK, cand, n, dflt,
 			     last_may_go_on ? 1 : 0, state);
 	return (int)idx[pick];
@@ -443,6 +458,18 @@ void sc_chess_destroy(struct sc_policy *p)
 	if (!c)
 		return;
 	st = c->stats;
+	if (c->at < c->nforced) {
+		/* The run ended before its prefix was used up: it did not
+		 * behave like the run it replays, and the alternative it was
+		 * made for was not explored. */
+		st->nondeterministic++;
+		if (!st->nondet_first_run) {
+			st->nondet_first_run = st->schedules + 1;
+			snprintf(st->nondet_first, sizeof(st->nondet_first),
+				 "the run ended at choice point %zu of the %zu "
+				 "recorded", c->at, c->nforced);
+		}
+	}
 	st->schedules++;
 	st->last_preemptions = c->preemptions;
 	st->truncated = c->search->truncated;

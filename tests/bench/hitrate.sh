@@ -6,13 +6,17 @@
 # zero counts as 1/N, so that one miss does not zero a column), then a
 # second table: the mean number of runs to the first bug, estimated as the
 # mean gap between consecutive failing runs of the session (the first gap
-# counted from run 0); "-" when no run failed.
+# counted from run 0); "-" when no run failed.  For chess, a systematic
+# search that does not depend on the seed, the second table gives the run
+# of the first bug itself, or "ex@N" when the bounded space was exhausted
+# after N schedules without a bug.
 #
 # Environment: top_builddir (default: the current directory),
 # HITRATE_RUNS (N, default 200), HITRATE_SEED (default 1),
 # HITRATE_STRATEGIES (default "native random pct-2 pct-3 pct-5 pos pos-rw
-# urw surw noise-white noise-random noise-best speed portfolio"; pct-D is
-# pct with --depth D, noise-K is noise with --noise K), HITRATE_TARGETS
+# urw surw noise-white noise-random noise-best speed portfolio chess";
+# pct-D is pct with --depth D, noise-K is noise with --noise K, chess-C is
+# chess with --preemptions C, chess alone C = 2), HITRATE_TARGETS
 # (default: the buggy targets of tests/targets; NAME@ARG runs NAME with
 # the argument ARG, e.g. deep_order@3 for three threads).
 set -euo pipefail
@@ -22,7 +26,7 @@ top_builddir=${top_builddir:-$PWD}
 . "$(dirname "$0")/lib.sh"
 RUNS=${HITRATE_RUNS:-200}
 SEED=${HITRATE_SEED:-1}
-STRATEGIES=${HITRATE_STRATEGIES:-native random pct-2 pct-3 pct-5 pos pos-rw urw surw noise-white noise-random noise-best speed portfolio}
+STRATEGIES=${HITRATE_STRATEGIES:-native random pct-2 pct-3 pct-5 pos pos-rw urw surw noise-white noise-random noise-best speed portfolio chess}
 TARGETS=${HITRATE_TARGETS:-order_violation check_then_act abba_deadlock lost_wakeup crash_null exit_status deep_order@2 deep_order@3 deep_order@4 atomicity_far lost_signal_n@2 lost_signal_n@4}
 
 command -v python3 >/dev/null || { echo "hitrate.sh: python3 not found" >&2; exit 1; }
@@ -40,6 +44,7 @@ ratio() {
 	case $2 in
 	pct-*) args=(-s pct --depth "${2#pct-}") ;;
 	noise-*) args=(-s noise --noise "${2#noise-}") ;;
+	chess-*) args=(-s chess --preemptions "${2#chess-}") ;;
 	esac
 	local prog=("$top_builddir/tests/targets/${1%%@*}")
 	case $1 in
@@ -54,6 +59,11 @@ d = json.load(open(sys.argv[1]))
 runs = sorted(b["run"] for b in d.get("bugs") or [])
 gaps = [b - a for a, b in zip([0] + runs[:-1], runs)]
 gap = "%.1f" % (sum(gaps) / len(gaps)) if gaps else "-"
+search = d.get("search")
+if search:
+    # A search's first bug is a fact of the search, not a sample.
+    gap = str(runs[0]) if runs else \
+        ("ex@%d" % search["schedules"] if search["exhausted"] else "-")
 print("%d/%d:%s" % (d["failing_runs"], d["runs"], gap))
 PY
 }
