@@ -95,7 +95,7 @@ static uint32_t path_node(struct chess_ctx *c)
 {
 	while (c->nmade < c->npath) {
 		uint32_t n = sc_chess_search_add(c->search, c->made_node,
-						 &c->path[c->nmade], false);
+						 &c->path[c->nmade], false, 0);
 		if (n == SC_CHESS_NO_NODE)
 			return SC_CHESS_NO_NODE;
 		c->made_node = n;
@@ -110,6 +110,61 @@ static void stop_searching(struct chess_ctx *c)
 {
 	c->searching = false;
 }
+
+/* ---- the state cache ---- */
+
+/* The state key of the cache: the partial order so far (fingerprint
+ * sum), who ran last and whether that was a yield (with the state, they
+ * say whether it may go on for free), and the fairness priorities. */
+static uint64_t key_of(uint64_t sum, uint32_t last, bool yielded,
+		       uint64_t fair)
+{
+	uint64_t k = sc_splitmix64(sum ^ ((uint64_t)last << 1 | yielded));
+
+	return sc_splitmix64(k ^ fair);
+}
+
+static uint64_t state_key(const struct chess_ctx *c)
+{
+	return key_of(c->hb.sum, c->last_thread, yields(c->last_kind),
+		      sc_chess_fair_hash(&c->fair));
+}
+
+/* Events whose effect on the state key is known before they run: no
+ * wakes (which waiters they release is decided as they run), no yields
+ * (they change the fairness priorities). */
+static bool predictable(uint16_t kind)
+{
+	switch (kind) {
+	case SC_EV_FUTEX_WAKE: case SC_EV_FUTEX_WAKE_OP:
+	case SC_EV_FUTEX_REQUEUE: case SC_EV_FUTEX_OTHER:
+	case SC_EV_THREAD_EXIT: case SC_EV_PROCESS_EXIT:
+	case SC_EV_SYSCALL_BLOCKING: case SC_EV_FORK: case SC_EV_EXEC:
+		return false;
+	default:
+		return !yields(kind);
+	}
+}
+
+/* The state key the run would reach by running ev next, when it can be
+ * known in advance; 0 otherwise. */
+static uint64_t key_after(const struct chess_ctx *c, const struct sc_event *ev)
+{
+	struct sc_event e;
+	uint64_t k;
+
+	if (!c->search->cache || c->hb.failed || !predictable(ev->kind) ||
+	    !sc_chess_fair_quiet(&c->fair))
+		return 0;
+	e = *ev;
+	e.woken = NULL;
+	e.nwoken = 0;
+	k = key_of(sc_chess_hb_after(&c->hb, &e), e.thread, false,
+		   sc_chess_fair_hash(&c->fair));
+	return k ? k : 1;
+}
+
+/* ---- choice points ---- */
 
 /* The first run that did not follow its prefix, for the summary: "at
  * choice point 3 of 5 (step 40) the candidates were T0, T1, not those of
@@ -135,11 +190,12 @@ static void describe_divergence(struct chess_ctx *c,
 			 f->kind == SC_CHESS_WAKE ? "woke" : "ran", f->choice);
 }
 
-/* A choice point with candidates cand[0..n) (logical ids), default
- * cand[dflt]; choosing anything else costs extra preemptions.  Returns
+/* A choice point with candidates cand[0..n) (logical ids; next[i] is
+ * what cand[i] would do, or next is NULL), default cand[dflt]; choosing anything else costs extra preemptions.  Returns
  * the index into cand of the choice. */
 static size_t choose(struct chess_ctx *c, uint8_t kind, const uint32_t *cand,
-		     size_t n, size_t dflt, uint32_t extra, uint64_t state)
+		     const struct sc_event *const *next, size_t n, size_t dflt,
+		     uint32_t extra, uint64_t state)
 {
 	uint32_t hash = hash32(state);
 	size_t pick = dflt;
@@ -185,7 +241,18 @@ static size_t choose(struct chess_ctx *c, uint8_t kind, const uint32_t *cand,
 				c->stats->beyond_bound++;
 				continue;
 			}
-			sc_chess_search_add(c->search, parent, &alt, true);
+			/* An alternative that leads into a state explored
+			 * before needs no run: what follows that state was
+			 * recorded then.  Its key is kept, for states
+			 * explored between now and its turn. */
+			uint64_t key = next ? key_after(c, next[i]) : 0;
+
+			if (key && sc_chess_search_known(c->search, key,
+							 alt.preemptions)) {
+				c->stats->cache_hits++;
+				continue;
+			}
+			sc_chess_search_add(c->search, parent, &alt, true, key);
 		}
 		if (parent == SC_CHESS_NO_NODE)
 			stop_searching(c);
@@ -210,21 +277,12 @@ static uint32_t events_of(const struct chess_ctx *c, uint32_t t)
 	return t < c->hb.nindex ? c->hb.index[t] : 0;
 }
 
-/* The state key of the cache: the partial order so far, who ran last
- * and whether it may go on, and the fairness priorities. */
-static uint64_t state_key(const struct chess_ctx *c, bool last_may_go_on)
-{
-	uint64_t k = c->hb.sum;
-
-	k = sc_splitmix64(k ^ ((uint64_t)c->last_thread << 1 | last_may_go_on));
-	return sc_splitmix64(k ^ sc_chess_fair_hash(&c->fair));
-}
-
 static int chess_pick(void *ctx, const struct sc_sched_view *view)
 {
 	struct chess_ctx *c = ctx;
 	uint32_t cand[SC_FAIR_THREADS * 4];
 	size_t idx[SC_FAIR_THREADS * 4], n = 0, dflt = 0;
+	const struct sc_event *next[SC_FAIR_THREADS * 4];
 	uint64_t enabled = 0;
 	bool last_may_go_on = false;
 
@@ -274,8 +332,7 @@ static int chess_pick(void *ctx, const struct sc_sched_view *view)
 	}
 	if (c->searching && c->at >= c->nforced &&
 	    !c->hb.failed &&
-	    sc_chess_search_seen(c->search, state_key(c, last_may_go_on),
-				 c->preemptions)) {
+	    sc_chess_search_seen(c->search, state_key(c), c->preemptions)) {
 		c->stats->cache_hits++;
 		stop_searching(c);
 	}
@@ -287,7 +344,9 @@ static int chess_pick(void *ctx, const struct sc_sched_view *view)
 	for (size_t i = 0; i < n; i++)
 		state = sc_splitmix64(state ^ cand[i] ^
 				      (uint64_t)events_of(c, cand[i]) << 32);
-	size_t pick = choose(c, SC_CHESS_PICK, cand, n, dflt,
+	for (size_t i = 0; i < n; i++)
+		next[i] = &view->threads[idx[i]].next;
+	size_t pick = choose(c, SC_CHESS_PICK, cand, next, n, dflt,
 			     last_may_go_on ? 1 : 0, state);
 	return (int)idx[pick];
 }
@@ -312,8 +371,8 @@ static size_t chess_pick_wake(void *ctx, const struct sc_event *waker,
 	}
 	for (size_t i = 0; i < nwaiters; i++)
 		state = sc_splitmix64(state ^ waiters[i]);
-	out[0] = (uint32_t)choose(c, SC_CHESS_WAKE, waiters, nwaiters, 0, 0,
-				  state);
+	out[0] = (uint32_t)choose(c, SC_CHESS_WAKE, waiters, NULL, nwaiters, 0,
+				  0, state);
 	return 1;
 }
 
@@ -472,6 +531,7 @@ void sc_chess_destroy(struct sc_policy *p)
 	}
 	st->schedules++;
 	st->last_preemptions = c->preemptions;
+	st->cache_hits += sc_chess_search_prune(c->search);
 	st->truncated = c->search->truncated;
 	level = sc_chess_search_level(c->search);
 	st->exhausted = level < 0 && !st->truncated;

@@ -40,6 +40,11 @@ void sc_chess_fair_executed(struct sc_chess_fair *f, uint32_t t, bool yielded,
 /* May thread t run now, enabled being the enabled set? */
 bool sc_chess_fair_may_run(const struct sc_chess_fair *f, uint32_t t,
 			   uint64_t enabled);
+/* No thread yielded yet: no priorities, and none until a yield. */
+static inline bool sc_chess_fair_quiet(const struct sc_chess_fair *f)
+{
+	return f->tracked == 0;
+}
 /* A hash of the priority state, part of the cache's state key. */
 uint64_t sc_chess_fair_hash(const struct sc_chess_fair *f);
 

@@ -39,6 +39,11 @@ struct sc_chess_hb {
 
 void sc_chess_hb_init(struct sc_chess_hb *h);
 void sc_chess_hb_free(struct sc_chess_hb *h);
+/* The fingerprint the run would have after executing ev next (exact for
+ * an event that wakes nobody: the waiters a wake releases are part of
+ * its term). */
+uint64_t sc_chess_hb_after(const struct sc_chess_hb *h,
+			   const struct sc_event *ev);
 /* Add one executed event. */
 void sc_chess_hb_event(struct sc_chess_hb *h, const struct sc_event *ev);
 

@@ -19,7 +19,7 @@ struct sc_chess_search *sc_chess_search_new(uint32_t bound, bool cache)
 	s->bound = bound < 16 ? bound : 16;
 	s->cache = cache;
 	u64map_init(&s->seen);
-	if (sc_chess_search_add(s, SC_CHESS_NO_NODE, &none, true) ==
+	if (sc_chess_search_add(s, SC_CHESS_NO_NODE, &none, true, 0) ==
 	    SC_CHESS_NO_NODE) {
 		sc_chess_search_free(s);
 		return NULL;
@@ -57,6 +57,24 @@ bool sc_chess_search_next(struct sc_chess_search *s, uint32_t *node)
 	return true;
 }
 
+uint32_t sc_chess_search_prune(struct sc_chess_search *s)
+{
+	uint32_t dropped = 0;
+	int c;
+
+	while ((c = sc_chess_search_level(s)) >= 0) {
+		const struct sc_chess_node *n =
+			&s->nodes[s->stack[c][s->nstack[c] - 1]];
+
+		if (!n->key || !sc_chess_search_known(s, n->key,
+						      n->c.preemptions))
+			break;
+		s->nstack[c]--;
+		dropped++;
+	}
+	return dropped;
+}
+
 long sc_chess_search_path(const struct sc_chess_search *s, uint32_t node,
 			  struct sc_chess_choice **out)
 {
@@ -92,7 +110,8 @@ static bool push(struct sc_chess_search *s, uint32_t level, uint32_t node)
 }
 
 uint32_t sc_chess_search_add(struct sc_chess_search *s, uint32_t parent,
-			     const struct sc_chess_choice *c, bool to_explore)
+			     const struct sc_chess_choice *c, bool to_explore,
+			     uint64_t key)
 {
 	uint32_t idx;
 
@@ -113,7 +132,8 @@ uint32_t sc_chess_search_add(struct sc_chess_search *s, uint32_t parent,
 		s->capnodes = cap;
 	}
 	idx = (uint32_t)s->nnodes;
-	s->nodes[idx] = (struct sc_chess_node){ .parent = parent, .c = *c };
+	s->nodes[idx] = (struct sc_chess_node){ .parent = parent, .c = *c,
+						.key = key };
 	if (to_explore && !push(s, c->preemptions, idx)) {
 		s->truncated = true;
 		return SC_CHESS_NO_NODE;
@@ -132,10 +152,8 @@ bool sc_chess_search_seen(struct sc_chess_search *s, uint64_t key,
 		return false;
 	/* A full cache only stops remembering: exploring a state twice
 	 * costs runs, never coverage. */
-	if (s->seen.len >= MAX_SEEN) {
-		was = u64map_get(&s->seen, key);
-		return was >= 0 && (uint32_t)was <= preemptions;
-	}
+	if (s->seen.len >= MAX_SEEN)
+		return sc_chess_search_known(s, key, preemptions);
 	was = u64map_get_or_add(&s->seen, key, preemptions, &added);
 	if (was < 0 || added)
 		return false;
@@ -144,4 +162,12 @@ bool sc_chess_search_seen(struct sc_chess_search *s, uint64_t key,
 	 * level it belongs to, and levels run in increasing order.  Were it
 	 * to happen, exploring again is the safe answer. */
 	return (uint32_t)was <= preemptions;
+}
+
+bool sc_chess_search_known(const struct sc_chess_search *s, uint64_t key,
+			   uint32_t preemptions)
+{
+	int64_t was = s->cache ? u64map_get(&s->seen, key) : -1;
+
+	return was >= 0 && (uint32_t)was <= preemptions;
 }

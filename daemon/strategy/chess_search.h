@@ -38,13 +38,16 @@ struct sc_chess_choice {
 };
 
 #define SC_CHESS_NO_NODE UINT32_MAX
-/* Nodes the tree may hold (16 bytes each): beyond, alternatives are
+/* Nodes the tree may hold (24 bytes each): beyond, alternatives are
  * dropped and the search says it is not exhaustive. */
 #define SC_CHESS_MAX_NODES (8u << 20)
 
 struct sc_chess_node {
 	uint32_t parent;            /* SC_CHESS_NO_NODE for the root */
 	struct sc_chess_choice c;   /* the root's is unused */
+	/* The state key the choice leads to when known in advance, else 0:
+	 * an alternative whose state was reached meanwhile needs no run. */
+	uint64_t key;
 };
 
 struct sc_chess_search {
@@ -79,11 +82,21 @@ long sc_chess_search_path(const struct sc_chess_search *s, uint32_t node,
  * c->preemptions when push (an alternative to explore later).  Returns
  * its index, or SC_CHESS_NO_NODE when the tree is full (truncated). */
 uint32_t sc_chess_search_add(struct sc_chess_search *s, uint32_t parent,
-			     const struct sc_chess_choice *c, bool push);
+			     const struct sc_chess_choice *c, bool push,
+			     uint64_t key);
+
+/* Drop the alternatives on top of the stacks whose state (node key) was
+ * reached meanwhile with no more preemptions; returns how many. */
+uint32_t sc_chess_search_prune(struct sc_chess_search *s);
 
 /* Was the state key reached before with at most preemptions?  If not,
  * remember it with preemptions and return false. */
 bool sc_chess_search_seen(struct sc_chess_search *s, uint64_t key,
 			  uint32_t preemptions);
+
+/* Was the state key reached before with at most preemptions?  Looks
+ * only, remembers nothing. */
+bool sc_chess_search_known(const struct sc_chess_search *s, uint64_t key,
+			   uint32_t preemptions);
 
 #endif /* SCHEDCTL_CHESS_SEARCH_H */
