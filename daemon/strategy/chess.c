@@ -392,15 +392,13 @@ static void chess_executed(void *ctx, const struct sc_event *ev)
 	sc_chess_hb_event(&c->hb, ev);
 }
 
-/* As the random walk: a possibly blocking syscall of the only live
- * thread is waited for, so that a slow return adds no event that would
- * shift the choice points of a replayed prefix. */
+/* Blocking syscalls of the only live thread are awaited (learn.h). */
 static int chess_release(void *ctx, const struct sc_event *ev)
 {
 	struct chess_ctx *c = ctx;
 
 	(void)ev;
-	return c->alone ? SC_RELEASE_AWAIT : SC_RELEASE_AUTO;
+	return sc_release_mode(c->alone);
 }
 
 static const char *chess_error(void *ctx)

@@ -74,6 +74,17 @@ void sc_run_stats_executed(struct sc_run_stats *rs, struct sc_learn *l,
 void sc_run_stats_end(const struct sc_run_stats *rs,
 		      struct sc_strategy_session *s);
 
+/* The release mode (tracer.h) for a possibly blocking syscall, given
+ * whether the thread is the only live one: wait for it however long it
+ * takes.  Nobody else could run meanwhile, and a slow return (a loaded
+ * machine) then adds no syscall_return event, so the steps of a
+ * sequential phase do not depend on timing.  With other threads alive,
+ * the engine's default (AUTO) lets them run. */
+static inline int sc_release_mode(bool alone)
+{
+	return alone ? SC_RELEASE_AWAIT : SC_RELEASE_AUTO;
+}
+
 /* Yield-like events: the thread waits for another one to act. */
 bool sc_event_is_spin(uint16_t kind);
 

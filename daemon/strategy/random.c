@@ -42,17 +42,13 @@ static size_t random_pick_wake(void *ctx, const struct sc_event *waker,
 	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
 }
 
-/* A possibly blocking syscall of the only live thread: wait for it
- * however long it takes.  Nobody else could run meanwhile, and a slow
- * return (a loaded machine) then adds no syscall_return event, so the
- * steps of a sequential phase do not depend on timing.  With other
- * threads alive, the engine's default (AUTO) lets them run. */
+/* Blocking syscalls of the only live thread are awaited (learn.h). */
 static int random_release(void *ctx, const struct sc_event *ev)
 {
 	struct random_ctx *c = ctx;
 
 	(void)ev;
-	return c->alone ? SC_RELEASE_AWAIT : SC_RELEASE_AUTO;
+	return sc_release_mode(c->alone);
 }
 
 int sc_random_create(const char *params, uint64_t seed, uint32_t run,
