@@ -29,6 +29,9 @@
 #include "worker.h"
 
 #define DEFAULT_RUNS 100
+/* A systematic search stops by itself when exhausted: the default cap
+ * only guards against a space far too large for it. */
+#define DEFAULT_SEARCH_RUNS 10000
 #define DEFAULT_MAX_STEPS 1000000
 #define DEFAULT_TIMEOUT_MS 60000
 /* Bugs carried in the summary; failing_runs still counts all of them. */
@@ -154,7 +157,8 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 			 "failing, all, none)", keep);
 		return 2;
 	}
-	L->runs = req->has_runs ? req->runs : DEFAULT_RUNS;
+	L->runs = req->has_runs ? req->runs
+		  : L->strategy->done ? DEFAULT_SEARCH_RUNS : DEFAULT_RUNS;
 	if (L->runs == 0) {
 		sc_strf(err, errlen, "--runs: must be at least 1");
 		return 2;
