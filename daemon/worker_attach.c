@@ -89,6 +89,14 @@ static int check(struct attach *A, char *err, size_t errlen)
 			sc_strategy_list());
 		return 2;
 	}
+	/* A search explores many runs from the program's start; attach
+	 * controls one process from wherever it is. */
+	if (A->strategy->done) {
+		sc_strf(err, errlen, "attach: -s %s is a systematic search over "
+			"many runs of a program; attach controls one running "
+			"process (use launch)", A->strategy_name);
+		return 2;
+	}
 	A->params = req->strategy_params ? req->strategy_params : "";
 	if (req->cwd && *req->cwd && chdir(req->cwd) < 0) {
 		sc_strf(err, errlen, "%s: %s", req->cwd, strerror(errno));

@@ -2,7 +2,8 @@
 # attach.sh: schedctl attach PID controls a running correct program for
 # 1 s, records a trace and detaches; the program then finishes with the
 # right output and exit status, as if nothing had happened.  Attaching to
-# a process that does not exist is a clear error.  Skipped while the
+# a process that does not exist, or with the systematic search (chess),
+# is a clear error.  Skipped while the
 # engine has no sc_attach() ("attach is not implemented yet").
 set -u
 # shellcheck source=tests/lib/tap.sh
@@ -27,6 +28,13 @@ fi
 "$prog" >"$SC_TMP/prog.out" 2>"$SC_TMP/prog.err" &
 pid=$!
 sleep 0.2
+
+# A systematic search needs many runs from the start: not for attach,
+# and the process is left alone.
+rc=0
+sc attach "$pid" -s chess >/dev/null 2>"$SC_TMP/chess.err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/chess.err")" "2 1" \
+	"attach -s chess: a one-line usage error, exit 2"
 
 rc=0
 sc attach "$pid" --duration 1 --json -s random --seed 5 \
