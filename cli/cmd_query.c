@@ -36,7 +36,8 @@ static const char status_usage[] =
 "How a session is going: runs done and planned, failing runs, runs per\n"
 "second and the estimated time left.  Without SESSION: the running\n"
 "sessions, or the latest one when none runs.  SESSION is an id or a\n"
-"unique prefix of one.\n"
+"unique prefix of one.  For a chess search that has ended, also what it\n"
+"covered.\n"
 "\n"
 "      --json              one JSON object (with SESSION), else\n"
 "                          {\"sessions\": [...]}\n"
@@ -44,7 +45,8 @@ static const char status_usage[] =
 
 static const char results_usage[] =
 "Usage: schedctl results SESSION [--json]\n"
-"The bugs a session found so far, each with the command that replays it.\n"
+"The bugs a session found so far, each with the command that replays it,\n"
+"and for a chess search that has ended, what it covered.\n"
 "\n"
 "      --json              one JSON object, with the bug objects of\n"
 "                          launch --json\n"
@@ -148,8 +150,9 @@ static void seed_hex(uint64_t seed, char *buf, size_t len)
 	snprintf(buf, len, "0x%" PRIx64, seed);
 }
 
+/* search: the session's search stats, or NULL (status only). */
 static void session_json(struct json_out *j, const struct sc_session_row *r,
-			 bool with_rate)
+			 bool with_rate, const Scctl__SearchStats *search)
 {
 	char seed[24];
 	double eta = eta_of(r);
@@ -190,11 +193,14 @@ static void session_json(struct json_out *j, const struct sc_session_row *r,
 		else
 			json_null(j, "worker_pid");
 	}
+	if (search)
+		report_search_json(j, search);
 	json_end(j);
 }
 
+/* searches: one per row (entries may be NULL), or NULL. */
 static void print_sessions_json(const struct sc_session_row *rows, size_t n,
-				bool with_rate)
+				bool with_rate, Scctl__SearchStats **searches)
 {
 	struct json_out j;
 
@@ -202,7 +208,8 @@ static void print_sessions_json(const struct sc_session_row *rows, size_t n,
 	json_begin_object(&j, NULL);
 	json_begin_array(&j, "sessions");
 	for (size_t i = 0; i < n; i++)
-		session_json(&j, &rows[i], with_rate);
+		session_json(&j, &rows[i], with_rate,
+			     searches ? searches[i] : NULL);
 	json_end(&j);
 	json_end(&j);
 	json_finish(&j);
@@ -230,7 +237,7 @@ int cmd_list(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (json) {
-		print_sessions_json(rows, n, false);
+		print_sessions_json(rows, n, false, NULL);
 	} else if (n == 0) {
 		puts("no sessions");
 	} else {
@@ -263,7 +270,48 @@ static void print_duration(double s)
 		printf("%ld h %02ld min", t / 3600, t % 3600 / 60);
 }
 
-static void print_status(const struct sc_session_row *r)
+static void free_searches(Scctl__SearchStats **searches, size_t n)
+{
+	for (size_t i = 0; searches && i < n; i++)
+		sc_store_search_free(searches[i]);
+	free(searches);
+}
+
+/* The search lines of launch's report, for a session of the index. */
+static void print_search(const struct sc_session_row *r,
+			 const Scctl__SearchStats *search)
+{
+	if (search)
+		report_search_text(r->strategy, search, r->failing,
+				   r->first_bug_run,
+				   r->runs_done >= r->runs_planned);
+}
+
+/* The search stats of n sessions (NULL entries: none); NULL on error,
+ * said on stderr. */
+static Scctl__SearchStats **load_searches(struct sc_store *st,
+					  const struct sc_session_row *rows,
+					  size_t n)
+{
+	Scctl__SearchStats **out = calloc(n ? n : 1, sizeof(*out));
+	char err[512];
+
+	if (!out) {
+		cli_error("out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (sc_store_search(st, rows[i].id, &out[i], err,
+				    sizeof(err)) < 0) {
+			cli_error("%s", err);
+			free_searches(out, i);
+			return NULL;
+		}
+	return out;
+}
+
+static void print_status(const struct sc_session_row *r,
+			 const Scctl__SearchStats *search)
 {
 	double rate = rate_of(r), eta = eta_of(r);
 	double pct = r->runs_planned ? 100.0 * r->runs_done / r->runs_planned : 0;
@@ -275,8 +323,14 @@ static void print_status(const struct sc_session_row *r)
 	printf("  strategy  %s%s%s, seed %s, %u job%s%s%s\n", r->strategy,
 	       *r->params ? " " : "", r->params, seed, r->jobs,
 	       r->jobs == 1 ? "" : "s", *r->shard ? ", shard " : "", r->shard);
-	printf("  runs      %u/%u (%.0f%%), %u failing", r->runs_done,
-	       r->runs_planned, pct, r->failing);
+	/* An exhausted search ended by itself: its planned runs were only
+	 * a cap, and "35/10000 (0%)" would read as unfinished. */
+	if (search && search->exhausted)
+		printf("  runs      %u, the whole search (cap %u), %u failing",
+		       r->runs_done, r->runs_planned, r->failing);
+	else
+		printf("  runs      %u/%u (%.0f%%), %u failing", r->runs_done,
+		       r->runs_planned, pct, r->failing);
 	if (r->first_bug_run > 0)
 		printf(" (first at run %d)", r->first_bug_run);
 	putchar('\n');
@@ -290,12 +344,14 @@ static void print_status(const struct sc_session_row *r)
 	if (*r->error)
 		printf("  note      %s\n", r->error);
 	printf("  out       %s\n", r->out_dir);
+	print_search(r, search);
 }
 
 int cmd_status(int argc, char **argv)
 {
 	struct sc_session_row *rows = NULL;
 	struct sc_store *st = NULL;
+	Scctl__SearchStats **searches = NULL;
 	char err[512];
 	const char *arg;
 	bool json = false;
@@ -313,7 +369,7 @@ int cmd_status(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		if (json)
-			print_sessions_json(NULL, 0, true);
+			print_sessions_json(NULL, 0, true, NULL);
 		else
 			puts("no sessions");
 		return 0;
@@ -339,30 +395,35 @@ int cmd_status(int argc, char **argv)
 	} else {
 		shown = 1;
 	}
-	if (json && arg) {
+	rc = 0;
+	searches = load_searches(st, rows + first, shown);
+	if (!searches) {
+		rc = EXIT_FAIL;
+	} else if (json && arg) {
 		struct json_out j;
 
 		json_init(&j, stdout, true);
-		session_json(&j, &rows[0], true);
+		session_json(&j, &rows[0], true, searches[0]);
 		json_finish(&j);
 	} else if (json) {
-		print_sessions_json(rows + first, shown, true);
+		print_sessions_json(rows + first, shown, true, searches);
 	} else if (shown == 0) {
 		puts("no sessions");
 	} else {
 		for (size_t i = first; i < first + shown; i++) {
 			if (i > first)
 				putchar('\n');
-			print_status(&rows[i]);
+			print_status(&rows[i], searches[i - first]);
 		}
 	}
+	free_searches(searches, shown);
 	sc_store_rows_free(rows, n);
 	sc_store_close(st);
-	return 0;
+	return rc;
 }
 
 static void results_json(const struct sc_session_row *r, Scctl__Bug **bugs,
-			 size_t nbugs)
+			 size_t nbugs, const Scctl__SearchStats *search)
 {
 	struct json_out j;
 	char seed[24];
@@ -385,6 +446,8 @@ static void results_json(const struct sc_session_row *r, Scctl__Bug **bugs,
 		    r->ended_us ? r->ended_us : r->updated_us), 3);
 	json_uint(&j, "events", r->events);
 	json_string(&j, "out_dir", r->out_dir);
+	if (search)
+		report_search_json(&j, search);
 	json_begin_array(&j, "bugs");
 	for (size_t i = 0; i < nbugs; i++)
 		report_bug_json(&j, bugs[i]);
@@ -394,13 +457,18 @@ static void results_json(const struct sc_session_row *r, Scctl__Bug **bugs,
 }
 
 static void results_human(const struct sc_session_row *r, Scctl__Bug **bugs,
-			  size_t nbugs)
+			  size_t nbugs, const Scctl__SearchStats *search)
 {
-	printf("session %s: %s, %u/%u runs, %u failing", r->id, r->state,
-	       r->runs_done, r->runs_planned, r->failing);
+	if (search && search->exhausted)
+		printf("session %s: %s, %u runs (the whole search), %u failing",
+		       r->id, r->state, r->runs_done, r->failing);
+	else
+		printf("session %s: %s, %u/%u runs, %u failing", r->id,
+		       r->state, r->runs_done, r->runs_planned, r->failing);
 	if (r->first_bug_run > 0)
 		printf(" (first at run %d)", r->first_bug_run);
 	printf("\n  command %s\n", r->argv);
+	print_search(r, search);
 	for (size_t i = 0; i < nbugs; i++) {
 		const Scctl__Bug *b = bugs[i];
 		const char *kind = b->kind, *msg = b->message;
@@ -427,6 +495,7 @@ int cmd_results(int argc, char **argv)
 	struct sc_session_row *rows = NULL;
 	struct sc_store *st = NULL;
 	Scctl__Bug **bugs = NULL;
+	Scctl__SearchStats *search = NULL;
 	char err[512];
 	const char *arg;
 	bool json = false;
@@ -447,16 +516,18 @@ int cmd_results(int argc, char **argv)
 		sc_store_close(st);
 		return EXIT_USAGE;
 	}
-	if (sc_store_bugs(st, rows[0].id, &bugs, &nbugs, err, sizeof(err)) < 0) {
+	if (sc_store_bugs(st, rows[0].id, &bugs, &nbugs, err, sizeof(err)) < 0 ||
+	    sc_store_search(st, rows[0].id, &search, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
 		rc = EXIT_FAIL;
 	} else {
 		if (json)
-			results_json(&rows[0], bugs, nbugs);
+			results_json(&rows[0], bugs, nbugs, search);
 		else
-			results_human(&rows[0], bugs, nbugs);
+			results_human(&rows[0], bugs, nbugs, search);
 		rc = 0;
 	}
+	sc_store_search_free(search);
 	for (size_t i = 0; i < nbugs; i++)
 		sc_store_bug_free(bugs[i]);
 	free(bugs);

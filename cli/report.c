@@ -171,32 +171,8 @@ static void launch_json(const Scctl__Summary *s)
 		json_double_g(&j, "miss", b->miss);
 		json_end(&j);
 	}
-	if (s->search) {
-		const Scctl__SearchStats *c = s->search;
-
-		json_begin_object(&j, "search");
-		json_uint(&j, "bound", c->bound);
-		json_uint(&j, "schedules", c->schedules);
-		json_bool(&j, "exhausted", c->exhausted);
-		json_int(&j, "complete_bound", c->complete_bound);
-		json_bool(&j, "cache", c->cache);
-		json_uint(&j, "cache_hits", c->cache_hits);
-		json_uint(&j, "beyond_bound", c->beyond_bound);
-		json_bool(&j, "truncated", c->truncated);
-		json_uint(&j, "nondeterministic", c->nondeterministic);
-		if (c->nondet_first_run > 0)
-			json_uint(&j, "nondet_first_run", c->nondet_first_run);
-		else
-			json_null(&j, "nondet_first_run");
-		json_string(&j, "nondet_first", c->nondeterministic &&
-			    c->nondet_first && *c->nondet_first
-			    ? c->nondet_first : NULL);
-		if (c->has_bug_preemptions && c->bug_preemptions >= 0)
-			json_int(&j, "bug_preemptions", c->bug_preemptions);
-		else
-			json_null(&j, "bug_preemptions");
-		json_end(&j);
-	}
+	if (s->search)
+		report_search_json(&j, s->search);
 	json_begin_array(&j, "bugs");
 	for (size_t i = 0; i < s->n_bugs; i++)
 		report_bug_json(&j, s->bugs[i]);
@@ -229,69 +205,6 @@ static void print_pct_bound(const Scctl__PctBound *b)
 	putchar('\n');
 }
 
-/* What a systematic search (chess) covered, e.g.
- * "chess: exhausted: all 42 schedules with <= 2 preemptions, no bug". */
-static void print_search(const struct launch_report *rep,
-			 const Scctl__Summary *s)
-{
-	const Scctl__SearchStats *c = s->search;
-	const char *name = s->strategy ? s->strategy : "chess";
-	bool bug = s->failing_runs > 0 && c->has_bug_preemptions &&
-		   c->bug_preemptions >= 0;
-
-	if (bug) {
-		/* Iterative bounding: all schedules with fewer preemptions
-		 * ran before the failing one, which is run first_bug_run. */
-		if (c->bug_preemptions == 0)
-			printf("%s: the failing schedule has 0 preemptions "
-			       "(%d schedules)", name, s->first_bug_run);
-		else
-			printf("%s: the failing schedule has %d preemption%s; "
-			       "every schedule with fewer was explored first "
-			       "(%d schedules)", name, c->bug_preemptions,
-			       c->bug_preemptions == 1 ? "" : "s",
-			       s->first_bug_run);
-		if (c->truncated)
-			printf("; search memory full: the search is not "
-			       "exhaustive");
-		putchar('\n');
-		/* --keep-going: the search may also have finished. */
-		if (c->exhausted)
-			printf("%s: exhausted: all %u schedules with <= %u "
-			       "preemptions\n", name, c->schedules, c->bound);
-	} else if (s->failing_runs == 0 && c->exhausted) {
-		printf("%s: exhausted: all %u schedules with <= %u preemptions, "
-		       "no bug", name, c->schedules, c->bound);
-		if (c->cache_hits)
-			printf("; %u states reached again were not re-explored",
-			       c->cache_hits);
-		putchar('\n');
-	} else if (s->failing_runs == 0) {
-		/* Fewer runs than planned: stopped (error, Ctrl-C, stop). */
-		printf("%s: not exhausted: %u schedules run (%s), ", name,
-		       c->schedules, s->runs >= rep->planned ? "--runs"
-		       : "stopped early");
-		if (c->complete_bound < 0)
-			printf("not even every schedule with 0 preemptions "
-			       "explored");
-		else
-			printf("every schedule with <= %d preemptions explored",
-			       c->complete_bound);
-		if (c->truncated)
-			printf("; search memory full: the search is not "
-			       "exhaustive");
-		putchar('\n');
-	}
-	if (c->nondeterministic > 0)
-		printf("%s: %u run%s did not follow %s recorded prefix (the "
-		       "program is not deterministic under a fixed schedule); "
-		       "first: run %u: %s\n", name, c->nondeterministic,
-		       c->nondeterministic == 1 ? "" : "s",
-		       c->nondeterministic == 1 ? "its" : "their",
-		       c->nondet_first_run,
-		       c->nondet_first ? c->nondet_first : "");
-}
-
 void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
 {
 	report_clear_progress(rep);
@@ -313,7 +226,8 @@ void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
 	if (s->pct_bound)
 		print_pct_bound(s->pct_bound);
 	if (s->search)
-		print_search(rep, s);
+		report_search_text(s->strategy, s->search, s->failing_runs,
+				   s->first_bug_run, s->runs >= rep->planned);
 	fflush(stdout);
 }
 

@@ -40,6 +40,14 @@ void report_launch_free(struct launch_report *rep);
 /* One bug as launch --json and results --json print it. */
 void report_bug_json(struct json_out *j, const Scctl__Bug *b);
 
+/* What a systematic search covered (launch, status, results): the
+ * "search" object, and the human lines.  capped_by_runs: the session did
+ * all its planned runs (else a search not exhausted was stopped early). */
+void report_search_json(struct json_out *j, const Scctl__SearchStats *c);
+void report_search_text(const char *strategy, const Scctl__SearchStats *c,
+			uint32_t failing_runs, int32_t first_bug_run,
+			bool capped_by_runs);
+
 /* Reply{replay}: the result line, or the JSON object. */
 void report_replay(const Scctl__ReplayResult *r, bool json);
 

@@ -15,7 +15,8 @@
 #include "paths.h"
 #include "store.h"
 
-/* Bump with every schema change (PRAGMA user_version). */
+/* Bump with every schema change that older readers cannot use (PRAGMA
+ * user_version). */
 #define SCHEMA_VERSION 1
 /* How long a writer waits for another one (runs of parallel sessions
  * commit at the same time). */
@@ -73,6 +74,21 @@ static const char schema[] =
 "  replay TEXT NOT NULL,"
 "  PRIMARY KEY (session, run)"
 ");"
+"CREATE TABLE IF NOT EXISTS searches ("
+"  session TEXT PRIMARY KEY REFERENCES sessions(id),"
+"  bound INTEGER NOT NULL,"
+"  schedules INTEGER NOT NULL,"
+"  exhausted INTEGER NOT NULL,"
+"  complete_bound INTEGER NOT NULL,"
+"  cache INTEGER NOT NULL,"
+"  cache_hits INTEGER NOT NULL,"
+"  beyond_bound INTEGER NOT NULL,"
+"  truncated INTEGER NOT NULL,"
+"  nondeterministic INTEGER NOT NULL,"
+"  nondet_first_run INTEGER NOT NULL,"
+"  nondet_first TEXT NOT NULL DEFAULT '',"
+"  bug_preemptions INTEGER NOT NULL"
+");"
 "CREATE INDEX IF NOT EXISTS sessions_state ON sessions(state);";
 
 int64_t sc_store_now_us(void)
@@ -121,10 +137,15 @@ static int check_version(struct sc_store *s, bool create, char *err,
 			 "than this schedctl's (%d)", v, SCHEMA_VERSION);
 		return -1;
 	}
-	if (v == SCHEMA_VERSION || !create)
+	if (!create)
 		return 0;
+	/* Every statement is IF NOT EXISTS: an index of this version made
+	 * before a table was added gains it here.  Added tables need no
+	 * version bump, which would make older readers refuse the index. */
 	if (exec_sql(s, schema, err, errlen) < 0)
 		return -1;
+	if (v == SCHEMA_VERSION)
+		return 0;
 	return exec_sql(s, "PRAGMA user_version = 1", err, errlen);
 }
 
@@ -337,6 +358,35 @@ int sc_store_session_end(struct sc_store *s, const char *session,
 	bind_text(st, 4, error);
 	sqlite3_bind_int64(st, 5, now);
 	return run_stmt(s, st, "end of session", err, errlen);
+}
+
+int sc_store_set_search(struct sc_store *s, const char *session,
+			const Scctl__SearchStats *c, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "INSERT OR REPLACE INTO searches (session, bound, "
+		    "schedules, exhausted, complete_bound, cache, cache_hits, "
+		    "beyond_bound, truncated, nondeterministic, nondet_first_run, "
+		    "nondet_first, bug_preemptions) VALUES (?1, ?2, ?3, ?4, ?5, "
+		    "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)", &st, err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, session);
+	sqlite3_bind_int64(st, 2, c->bound);
+	sqlite3_bind_int64(st, 3, c->schedules);
+	sqlite3_bind_int(st, 4, c->exhausted != 0);
+	/* Absent means "none", as search_from_proto reads it. */
+	sqlite3_bind_int64(st, 5, c->has_complete_bound ? c->complete_bound : -1);
+	sqlite3_bind_int(st, 6, c->cache != 0);
+	sqlite3_bind_int64(st, 7, c->cache_hits);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)c->beyond_bound);
+	sqlite3_bind_int(st, 9, c->truncated != 0);
+	sqlite3_bind_int64(st, 10, c->nondeterministic);
+	sqlite3_bind_int64(st, 11, c->nondet_first_run);
+	bind_text(st, 12, c->nondet_first);
+	sqlite3_bind_int64(st, 13, c->has_bug_preemptions ? c->bug_preemptions
+			   : -1);
+	return run_stmt(s, st, "search", err, errlen);
 }
 
 /* Is pid a live process running the same program as we do? */
@@ -587,4 +637,91 @@ oom:
 	free(out);
 	snprintf(err, errlen, "out of memory");
 	return -1;
+}
+
+void sc_store_search_free(Scctl__SearchStats *c)
+{
+	if (!c)
+		return;
+	free(c->nondet_first);
+	free(c);
+}
+
+/* Does the index have that table?  (One made by an older daemon that
+ * no newer one opened since lacks the tables added later.) */
+static int has_table(struct sc_store *s, const char *name, char *err,
+		     size_t errlen)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+		    "name = ?1", &st, err, errlen) < 0)
+		return -1;
+	bind_text(st, 1, name);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_error(s, "tables", err, errlen);
+	return rc == SQLITE_ROW;
+}
+
+int sc_store_search(struct sc_store *s, const char *session,
+		    Scctl__SearchStats **out, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	Scctl__SearchStats *c;
+	int rc = has_table(s, "searches", err, errlen);
+
+	*out = NULL;
+	if (rc <= 0)
+		return rc;
+	if (prepare(s, "SELECT bound, schedules, exhausted, complete_bound, "
+		    "cache, cache_hits, beyond_bound, truncated, "
+		    "nondeterministic, nondet_first_run, nondet_first, "
+		    "bug_preemptions FROM searches WHERE session = ?1", &st, err,
+		    errlen) < 0)
+		return -1;
+	bind_text(st, 1, session);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		db_error(s, "search", err, errlen);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		sqlite3_finalize(st);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	scctl__search_stats__init(c);
+	c->has_bound = c->has_schedules = c->has_exhausted = 1;
+	c->has_complete_bound = c->has_cache = c->has_cache_hits = 1;
+	c->has_beyond_bound = c->has_truncated = c->has_nondeterministic = 1;
+	c->has_nondet_first_run = c->has_bug_preemptions = 1;
+	c->bound = (uint32_t)sqlite3_column_int64(st, 0);
+	c->schedules = (uint32_t)sqlite3_column_int64(st, 1);
+	c->exhausted = sqlite3_column_int(st, 2) != 0;
+	c->complete_bound = (int32_t)sqlite3_column_int64(st, 3);
+	c->cache = sqlite3_column_int(st, 4) != 0;
+	c->cache_hits = (uint32_t)sqlite3_column_int64(st, 5);
+	c->beyond_bound = (uint64_t)sqlite3_column_int64(st, 6);
+	c->truncated = sqlite3_column_int(st, 7) != 0;
+	c->nondeterministic = (uint32_t)sqlite3_column_int64(st, 8);
+	c->nondet_first_run = (uint32_t)sqlite3_column_int64(st, 9);
+	c->nondet_first = col_dup(st, 10);
+	c->bug_preemptions = (int32_t)sqlite3_column_int64(st, 11);
+	sqlite3_finalize(st);
+	if (!c->nondet_first) {
+		sc_store_search_free(c);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*out = c;
+	return 0;
 }

@@ -14,6 +14,13 @@
  *            state, out_dir, pid, ...)   state: running|done|stopped|interrupted
  *   runs(session, run, seed, verdict, steps, wall_us, trace)
  *   bugs(session, run, seed, kind, message, location, trace, replay)
+ *   searches(session, bound, schedules, exhausted, complete_bound, cache,
+ *            cache_hits, beyond_bound, truncated, nondeterministic,
+ *            nondet_first_run, nondet_first, bug_preemptions)
+ *            what a systematic search (chess) covered, written when its
+ *            session ends; -1 in complete_bound, bug_preemptions: none
+ * Tables are only ever added (CREATE TABLE IF NOT EXISTS when the daemon
+ * opens the index); a reader must expect an older index to lack them.
  * Seeds are stored as 64-bit integers (two's complement in SQLite).
  */
 #ifndef SCHEDCTL_STORE_H
@@ -66,6 +73,11 @@ int sc_store_session_end(struct sc_store *s, const char *session,
 			 const char *state, int exit_code, const char *error,
 			 char *err, size_t errlen);
 
+/* What the session's systematic search covered (INSERT OR REPLACE).
+ * complete_bound and bug_preemptions not set are stored as -1. */
+int sc_store_set_search(struct sc_store *s, const char *session,
+			const Scctl__SearchStats *st, char *err, size_t errlen);
+
 /* Mark "interrupted" the sessions still "running" whose worker is not a
  * live process of this program (a daemon or worker killed with -9).
  * only_pid > 0: only the session of that (dead) worker; only_pid < 0:
@@ -100,6 +112,13 @@ void sc_store_rows_free(struct sc_session_row *rows, size_t n);
 int sc_store_bugs(struct sc_store *s, const char *session, Scctl__Bug ***bugs,
 		  size_t *n, char *err, size_t errlen);
 void sc_store_bug_free(Scctl__Bug *b);
+
+/* The session's search stats, every has_* set (free with
+ * sc_store_search_free); *out NULL when it has none (not a search, still
+ * running, or an index older than the table).  Returns 0 or -1. */
+int sc_store_search(struct sc_store *s, const char *session,
+		    Scctl__SearchStats **out, char *err, size_t errlen);
+void sc_store_search_free(Scctl__SearchStats *st);
 
 /* Microseconds since the epoch (the timestamps of the index). */
 int64_t sc_store_now_us(void);

@@ -884,6 +884,16 @@ static void session_end(struct launch *L)
 		state = "stopped";
 	else if (sc_worker_terminated)
 		state = "interrupted";
+	/* Before the state: whoever waits for the session to end (status,
+	 * results) then finds what the search covered. */
+	if (L->strategy->done && L->learnt.search.active) {
+		Scctl__SearchStats ss = SCCTL__SEARCH_STATS__INIT;
+
+		search_to_proto(&L->learnt.search, &ss);
+		if (sc_store_set_search(L->store, L->session.id, &ss, err,
+					sizeof(err)) < 0)
+			sc_log("session %s: %s", L->session.id, err);
+	}
 	if (sc_store_session_end(L->store, L->session.id, state,
 				 L->fatal[0] ? 3 : L->failing ? 1 : 0, L->fatal,
 				 err, sizeof(err)) < 0)

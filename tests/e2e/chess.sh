@@ -10,6 +10,8 @@
 #  - coin_flip, not deterministic for a fixed schedule: the runs that did
 #    not follow their prefix are reported and the search goes on.
 #  - The runs cap, one job whatever --jobs says, bad options.
+#  - A detached search: status and results SESSION repeat its summary
+#    from the index (text and --json "search"); none for -s random.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -176,6 +178,44 @@ for args in "--shard 1/2 -s chess" "-s pos --preemptions 1" \
 	tap_is "$rc $(count_lines "$SC_TMP/bad.err")" "2 1" \
 		"launch $args: a one-line usage error, exit 2"
 done
+
+# A detached session: status and results read the summary from the index.
+# wait_done ID: poll the index (up to 60 s) until the session is over.
+wait_done() {
+	local i
+	for i in $(seq 300); do
+		sc status "$1" --json >"$SC_TMP/ws.json" 2>/dev/null
+		[ "$(json_get "$SC_TMP/ws.json" 'd["state"]')" = done ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+id=$(sc launch --detach -s chess --preemptions 1 --slice-us "$SLICE_US" \
+	-n "$CAP" -- "$count" 2>"$SC_TMP/detach.err")
+wait_done "$id"
+tap_is "$?" 0 "a detached chess session finishes (${id:-no id})"
+[ -n "$id" ] || tap_diag_file "$SC_TMP/detach.err"
+sc results "$id" >"$SC_TMP/results.txt" 2>&1
+n=$(sed -n 's/^chess: exhausted: all \([0-9]*\) schedules with <= 1 preemptions, no bug.*/\1/p' \
+	"$SC_TMP/results.txt")
+tap_check "results SESSION repeats the search summary (${n:-none})" \
+	test -n "$n"
+[ -n "$n" ] || tap_diag_file "$SC_TMP/results.txt"
+sc status "$id" >"$SC_TMP/status.txt" 2>&1
+tap_check "status SESSION repeats it too" grep -q \
+	"^chess: exhausted: all $n schedules with <= 1 preemptions, no bug" \
+	"$SC_TMP/status.txt"
+sc status "$id" --json >"$SC_TMP/status.json" 2>&1
+tap_is "$(json_get "$SC_TMP/status.json" 'd["search"]["exhausted"]') $(json_get "$SC_TMP/status.json" 'd["search"]["schedules"]')" \
+	"true ${n:-0}" "status SESSION --json: search.exhausted, search.schedules"
+sc results "$id" --json >"$SC_TMP/results.json" 2>&1
+tap_is "$(json_get "$SC_TMP/results.json" 'd["search"]["schedules"]')" \
+	"${n:-0}" "results SESSION --json: the search object"
+id=$(sc launch --detach -s random -n 3 -- "$count" 2>"$SC_TMP/detach2.err")
+wait_done "$id"
+sc status "$id" --json >"$SC_TMP/status2.json" 2>&1
+tap_is "$(json_get "$SC_TMP/status2.json" 'd["state"]') $(json_get "$SC_TMP/status2.json" '"search" in d')" \
+	"done false" "status --json of a random session has no search"
 
 sc_check_no_leftovers
 tap_done

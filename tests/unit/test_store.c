@@ -2,11 +2,13 @@
  * test_store.c - the SQLite session index (daemon/store.c): a session's
  * life (begin, runs with and without bugs, end), what readers get back
  * (counters, first bug, bugs in run order, 64-bit seeds intact), id
- * prefixes, unknown ids, marking sessions of dead workers interrupted, and
- * a reader that finds no index.
+ * prefixes, unknown ids, marking sessions of dead workers interrupted, a
+ * reader that finds no index, and a search's stats (round trip; none for
+ * another session or in an index made before the searches table).
  */
 #include "config.h"
 
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,69 @@ static void cleanup(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void search_round_trip(struct sc_store *st, struct sc_store *rd)
+{
+	Scctl__SearchStats in = SCCTL__SEARCH_STATS__INIT, *out = NULL;
+	struct sc_store *w = NULL;
+	char err[512], path[sizeof(dir) + 16];
+	sqlite3 *db;
+
+	in.bound = 2;
+	in.schedules = 180;
+	in.exhausted = 1;
+	in.has_complete_bound = 1;
+	in.complete_bound = 2;
+	in.cache = 1;
+	in.cache_hits = 110;
+	in.beyond_bound = 5000000000ULL;
+	in.nondeterministic = 1;
+	in.nondet_first_run = 7;
+	in.nondet_first = "at choice point 3";
+	/* bug_preemptions not set: stored as -1 (none). */
+	is_int(sc_store_set_search(st, "20261122-031500-ab12", &in, err,
+				   sizeof(err)), 0, "search stats stored");
+	in.schedules = 181;
+	is_int(sc_store_set_search(st, "20261122-031500-ab12", &in, err,
+				   sizeof(err)), 0, "search stats replaced");
+	ok(sc_store_search(rd, "20261122-031500-ab12", &out, err,
+			   sizeof(err)) == 0 && out, "search stats read back");
+	if (out) {
+		ok(out->bound == 2 && out->schedules == 181 && out->exhausted &&
+		   out->complete_bound == 2 && out->cache &&
+		   out->cache_hits == 110 &&
+		   out->beyond_bound == 5000000000ULL && !out->truncated &&
+		   out->nondeterministic == 1 && out->nondet_first_run == 7,
+		   "every counter intact (the last write)");
+		is_str(out->nondet_first, "at choice point 3", "nondet_first");
+		ok(out->has_bug_preemptions && out->bug_preemptions == -1 &&
+		   out->has_exhausted, "has_* set, bug_preemptions -1 when unset");
+		sc_store_search_free(out);
+	}
+	out = &in;
+	ok(sc_store_search(rd, "20261122-031500-ab13", &out, err,
+			   sizeof(err)) == 0 && !out, "no search: NULL");
+
+	/* An index made before the table: none, then the daemon adds it. */
+	snprintf(path, sizeof(path), "%s/sessions.db", dir);
+	ok(sqlite3_open(path, &db) == SQLITE_OK &&
+	   sqlite3_exec(db, "DROP TABLE searches", NULL, NULL, NULL) ==
+	   SQLITE_OK, "the searches table dropped");
+	sqlite3_close(db);
+	out = &in;
+	ok(sc_store_search(rd, "20261122-031500-ab12", &out, err,
+			   sizeof(err)) == 0 && !out,
+	   "an index without the table: no search, no error");
+	ok(sc_store_open(dir, true, &w, err, sizeof(err)) == 0 &&
+	   sc_store_set_search(w, "20261122-031500-ab12", &in, err,
+			       sizeof(err)) == 0,
+	   "reopened by the daemon, the index gains the table");
+	sc_store_close(w);
+	ok(sc_store_search(rd, "20261122-031500-ab12", &out, err,
+			   sizeof(err)) == 0 && out && out->schedules == 181,
+	   "and the reader finds the stats");
+	sc_store_search_free(out);
 }
 
 int main(void)
@@ -105,6 +170,8 @@ int main(void)
 		sc_store_bug_free(bugs[0]);
 	}
 	free(bugs);
+
+	search_round_trip(st, rd);
 
 	/* Session ...ab13 names a live pid (ours): the CLI's check (-1)
 	 * leaves it; the daemon's reaping of that pid marks it. */
