@@ -3,7 +3,8 @@
 #  1. a raw seccomp RET_TRACE ptrace stop (tests/bench/ptrace_stop), with
 #     tracer and tracee on the same CPU and on different CPUs;
 #  2. schedctl's cost per scheduling point: wall time of
-#     `launch -s random` on tests/bench/events_loop divided by its events;
+#     `launch -s random` (and `-s chess`) on tests/bench/events_loop
+#     divided by its events;
 #  3. the wall time of controlled runs vs `-s native` vs plain execution.
 # Timings are reported, never judged: this is not part of `make check`.
 #
@@ -55,15 +56,31 @@ done
 plain_s=$(calc "($(date +%s%N) - $start) / 1e9" %.4f)
 
 # 2 and 3b. Under schedctl (the first launch also starts the daemon).
-random_s=n/a events=n/a native_s=n/a
+# launch_cost NAME ARGS...: "wall_seconds events" of RUNS runs of
+# events_loop launched with ARGS.
+launch_cost() {
+	local name=$1
+	shift
+	if sc launch "$@" -n "$RUNS" --json -- "$LOOP" >"$tmp/$name.json" \
+		2>"$tmp/err"; then
+		echo "$(get "$tmp/$name.json" wall_seconds) $(get "$tmp/$name.json" events)"
+	else
+		echo "overhead.sh: schedctl launch $*: $(head -n 1 "$tmp/err")" >&2
+		echo "n/a n/a"
+	fi
+}
+random_s=n/a events=n/a native_s=n/a chess_s=n/a chess_events=n/a
+still_s=n/a still_events=n/a
 if [ -x "$SCHEDCTL" ]; then
 	sc launch -s native -n 1 --json -- "$LOOP" >/dev/null 2>&1 || :
-	if sc launch -s random -n "$RUNS" --json -- "$LOOP" >"$tmp/random.json" 2>"$tmp/err"; then
-		random_s=$(get "$tmp/random.json" wall_seconds)
-		events=$(get "$tmp/random.json" events)
-	else
-		echo "overhead.sh: schedctl launch -s random failed: $(head -n 1 "$tmp/err")" >&2
-	fi
+	read -r random_s events <<<"$(launch_cost random -s random)"
+	# chess's runs here are non-preemptive (each thread runs until it
+	# blocks), so fewer events than random's, all of them breakpoints.
+	# The same schedule without a search (noise with p = 0: the running
+	# thread keeps running) isolates the search's own bookkeeping.
+	read -r chess_s chess_events <<<"$(launch_cost chess -s chess)"
+	read -r still_s still_events <<<"$(launch_cost still -s noise \
+		--noise white --p 0)"
 	if sc launch -s native -n "$RUNS" --json -- "$LOOP" >"$tmp/native.json" 2>"$tmp/err"; then
 		native_s=$(get "$tmp/native.json" wall_seconds)
 	else
@@ -72,8 +89,13 @@ if [ -x "$SCHEDCTL" ]; then
 else
 	echo "overhead.sh: $SCHEDCTL not built: schedctl rows are n/a" >&2
 fi
-per_event=n/a
+per_event=n/a chess_per_event=n/a
 [ "$events" != n/a ] && [ "$events" != 0 ] && per_event=$(calc "$random_s * 1e6 / $events")
+still_per_event=n/a
+[ "$chess_events" != n/a ] && [ "$chess_events" != 0 ] &&
+	chess_per_event=$(calc "$chess_s * 1e6 / $chess_events")
+[ "$still_events" != n/a ] && [ "$still_events" != 0 ] &&
+	still_per_event=$(calc "$still_s * 1e6 / $still_events")
 
 # 4. --granularity mem: cost per memory event, with the supervisor
 # executing plain loads/stores itself (default) and with the classic
@@ -105,6 +127,10 @@ row "seccomp ptrace stop, tracer on same CPU" "$same us" "$ITERATIONS stops"
 row "seccomp ptrace stop, tracer on other CPU" "$other us"
 row "schedctl -s random, per scheduling point" "$per_event us" \
 	"$events events; $(calc "$per_event / $same") x a same-CPU stop"
+row "the same schedule without a search, per point" "$still_per_event us" \
+	"$still_events events (noise, p = 0)"
+row "schedctl -s chess, per scheduling point" "$chess_per_event us" \
+	"$chess_events events; $(calc "$chess_per_event / $still_per_event") x the same schedule without a search"
 row "schedctl --granularity mem, per memory event" "$mem_us us" \
 	"$mem_events events; $(calc "$mem_us / $same") x a same-CPU stop"
 row "  the same, single-stepping every access" "$step_us us" \
