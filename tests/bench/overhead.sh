@@ -19,6 +19,10 @@ PTRACE_STOP=$top_builddir/tests/bench/ptrace_stop
 LOOP=$top_builddir/tests/bench/events_loop
 MEMLOOP=$top_builddir/tests/bench/mem_loop
 RUNS=${BENCH_RUNS:-3}
+# One job per launch: a cost per event is the wall time of runs one after
+# another over their events.  With a job per CPU (the default) the runs
+# overlap and every figure below came out up to twice too low.
+export SCHEDCTL_JOBS=1
 ITERATIONS=${BENCH_ITERATIONS:-20000}
 
 for f in "$PTRACE_STOP" "$LOOP" "$MEMLOOP"; do
