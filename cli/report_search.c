@@ -30,7 +30,27 @@ void report_search_json(struct json_out *j, const Scctl__SearchStats *c)
 		json_int(j, "bug_preemptions", c->bug_preemptions);
 	else
 		json_null(j, "bug_preemptions");
+	json_begin_array(j, "schedules_per_preemptions");
+	for (size_t l = 0; l < c->n_per_level; l++)
+		json_uint(j, NULL, c->per_level[l]);
 	json_end(j);
+	json_end(j);
+}
+
+/* " (3 with 0, 34 with 1 preemption)": how the schedules run split by
+ * preemptions, up to the highest count that has any. */
+static void print_levels(const Scctl__SearchStats *c)
+{
+	size_t top = c->n_per_level;
+
+	while (top > 0 && c->per_level[top - 1] == 0)
+		top--;
+	if (top < 2)
+		return;
+	printf(" (");
+	for (size_t l = 0; l < top; l++)
+		printf("%s%u with %zu", l ? ", " : "", c->per_level[l], l);
+	printf(" preemption%s)", top - 1 == 1 ? "" : "s");
 }
 
 /* e.g. "chess: exhausted: all 42 schedules with <= 2 preemptions, no bug". */
@@ -63,17 +83,20 @@ void report_search_text(const char *strategy, const Scctl__SearchStats *c,
 			printf("%s: exhausted: all %u schedules with <= %u "
 			       "preemptions\n", name, c->schedules, c->bound);
 	} else if (failing_runs == 0 && c->exhausted) {
-		printf("%s: exhausted: all %u schedules with <= %u preemptions, "
-		       "no bug", name, c->schedules, c->bound);
+		printf("%s: exhausted: all %u schedules with <= %u preemptions",
+		       name, c->schedules, c->bound);
+		print_levels(c);
+		printf(", no bug");
 		if (c->cache_hits)
 			printf("; %u states reached again were not re-explored",
 			       c->cache_hits);
 		putchar('\n');
 	} else if (failing_runs == 0) {
 		/* Fewer runs than planned: stopped (error, Ctrl-C, stop). */
-		printf("%s: not exhausted: %u schedules run (%s), ", name,
-		       c->schedules, capped_by_runs ? "--runs"
-		       : "stopped early");
+		printf("%s: not exhausted: %u schedules run", name,
+		       c->schedules);
+		print_levels(c);
+		printf(" (%s), ", capped_by_runs ? "--runs" : "stopped early");
 		if (c->complete_bound < 0)
 			printf("not even every schedule with 0 preemptions "
 			       "explored");

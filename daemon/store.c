@@ -87,7 +87,8 @@ static const char schema[] =
 "  nondeterministic INTEGER NOT NULL,"
 "  nondet_first_run INTEGER NOT NULL,"
 "  nondet_first TEXT NOT NULL DEFAULT '',"
-"  bug_preemptions INTEGER NOT NULL"
+"  bug_preemptions INTEGER NOT NULL,"
+"  per_level TEXT NOT NULL DEFAULT ''"
 ");"
 "CREATE INDEX IF NOT EXISTS sessions_state ON sessions(state);";
 
@@ -360,16 +361,57 @@ int sc_store_session_end(struct sc_store *s, const char *session,
 	return run_stmt(s, st, "end of session", err, errlen);
 }
 
+/* Schedules per preemption count as text, "3,32,145": one column that
+ * plain SQL can still read. */
+static void levels_text(const Scctl__SearchStats *c, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t l = 0; l < c->n_per_level && o + 12 < len; l++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%u", l ? "," : "",
+				      c->per_level[l]);
+}
+
+/* levels_text() back; an empty or malformed text gives none. */
+static int levels_parse(const char *text, Scctl__SearchStats *c)
+{
+	size_t n = 0;
+	const char *p = text;
+
+	c->n_per_level = 0;
+	c->per_level = NULL;
+	if (!text || !*text)
+		return 0;
+	for (const char *q = text; *q; q++)
+		n += *q == ',';
+	c->per_level = calloc(n + 1, sizeof(*c->per_level));
+	if (!c->per_level)
+		return -1;
+	while (*p && c->n_per_level <= n) {
+		char *end;
+		unsigned long v = strtoul(p, &end, 10);
+
+		if (end == p)
+			break;
+		c->per_level[c->n_per_level++] = (uint32_t)v;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
 int sc_store_set_search(struct sc_store *s, const char *session,
 			const Scctl__SearchStats *c, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
+	char levels[17 * 12];
 
 	if (prepare(s, "INSERT OR REPLACE INTO searches (session, bound, "
 		    "schedules, exhausted, complete_bound, cache, cache_hits, "
 		    "beyond_bound, truncated, nondeterministic, nondet_first_run, "
-		    "nondet_first, bug_preemptions) VALUES (?1, ?2, ?3, ?4, ?5, "
-		    "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)", &st, err, errlen) < 0)
+		    "nondet_first, bug_preemptions, per_level) VALUES (?1, ?2, "
+		    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)", &st,
+		    err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, session);
 	sqlite3_bind_int64(st, 2, c->bound);
@@ -386,6 +428,8 @@ int sc_store_set_search(struct sc_store *s, const char *session,
 	bind_text(st, 12, c->nondet_first);
 	sqlite3_bind_int64(st, 13, c->has_bug_preemptions ? c->bug_preemptions
 			   : -1);
+	levels_text(c, levels, sizeof(levels));
+	bind_text(st, 14, levels);
 	return run_stmt(s, st, "search", err, errlen);
 }
 
@@ -644,6 +688,7 @@ void sc_store_search_free(Scctl__SearchStats *c)
 	if (!c)
 		return;
 	free(c->nondet_first);
+	free(c->per_level);
 	free(c);
 }
 
@@ -679,8 +724,8 @@ int sc_store_search(struct sc_store *s, const char *session,
 	if (prepare(s, "SELECT bound, schedules, exhausted, complete_bound, "
 		    "cache, cache_hits, beyond_bound, truncated, "
 		    "nondeterministic, nondet_first_run, nondet_first, "
-		    "bug_preemptions FROM searches WHERE session = ?1", &st, err,
-		    errlen) < 0)
+		    "bug_preemptions, per_level FROM searches WHERE session = ?1",
+		    &st, err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, session);
 	rc = sqlite3_step(st);
@@ -716,8 +761,9 @@ int sc_store_search(struct sc_store *s, const char *session,
 	c->nondet_first_run = (uint32_t)sqlite3_column_int64(st, 9);
 	c->nondet_first = col_dup(st, 10);
 	c->bug_preemptions = (int32_t)sqlite3_column_int64(st, 11);
+	rc = levels_parse((const char *)sqlite3_column_text(st, 12), c);
 	sqlite3_finalize(st);
-	if (!c->nondet_first) {
+	if (!c->nondet_first || rc < 0) {
 		sc_store_search_free(c);
 		snprintf(err, errlen, "out of memory");
 		return -1;

@@ -533,6 +533,10 @@ static void search_to_proto(const struct sc_search_stats *in,
 	out->nondet_first_run = in->nondet_first_run;
 	out->nondet_first = (char *)in->nondet_first;
 	out->bug_preemptions = in->bug_preemptions;
+	/* Levels 0..C; per_level is an array of in's, as long as needed. */
+	out->n_per_level = in->bound < SC_SEARCH_LEVELS ? in->bound + 1
+			   : SC_SEARCH_LEVELS;
+	out->per_level = (uint32_t *)in->per_level;
 }
 
 static void search_from_proto(const Scctl__SearchStats *in,
@@ -553,6 +557,9 @@ static void search_from_proto(const Scctl__SearchStats *in,
 		in->nondet_first ? in->nondet_first : "");
 	out->bug_preemptions = in->has_bug_preemptions ? in->bug_preemptions
 			       : -1;
+	memset(out->per_level, 0, sizeof(out->per_level));
+	for (size_t l = 0; l < in->n_per_level && l < SC_SEARCH_LEVELS; l++)
+		out->per_level[l] = in->per_level[l];
 }
 
 static void send_summary(struct launch *L, double wall)

@@ -528,6 +528,8 @@ void sc_chess_destroy(struct sc_policy *p)
 		}
 	}
 	st->schedules++;
+	if (c->preemptions < SC_SEARCH_LEVELS)
+		st->per_level[c->preemptions]++;
 	st->last_preemptions = c->preemptions;
 	st->cache_hits += sc_chess_search_prune(c->search);
 	st->truncated = c->search->truncated;

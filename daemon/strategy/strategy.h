@@ -31,10 +31,15 @@
 /* What a systematic search (chess) did so far, for the launch's summary.
  * Plain values: a job process sends them to its session (control.proto
  * SearchStats). */
+/* Preemption counts a search tells apart: 0 .. SC_CHESS_MAX_PREEMPTIONS. */
+#define SC_SEARCH_LEVELS 17
+
 struct sc_search_stats {
 	bool active;                /* the strategy is a systematic search */
 	uint32_t bound;             /* C: preemptions allowed */
 	uint32_t schedules;         /* runs done by the search */
+	/* Of them, those with 0, 1, ... preemptions. */
+	uint32_t per_level[SC_SEARCH_LEVELS];
 	bool exhausted;             /* every schedule within the bound ran */
 	/* Highest c such that every schedule with <= c preemptions was
 	 * explored (-1: not even those with 0). */

@@ -69,6 +69,10 @@ for v in shared separate; do
 		got="$rc $(json_get "$j" 'd["search"]["schedules"]') $(json_get "$j" 'd["search"]["exhausted"]') $(json_get "$j" 'd["failing_runs"]')"
 		tap_is "$got" "0 $want true 0" \
 			"chess_count $v, C=$c, --no-cache: exhausted after the hand count of $want schedules, no bug"
+		if [ "$c" = 1 ]; then
+			tap_is "$(json_get "$j" 'd["search"]["schedules_per_preemptions"]')" \
+				"[3, 34]" "chess_count $v, C=1: 3 schedules with 0 preemptions, 34 with 1"
+		fi
 		[ "$rc" = 0 ] || tap_diag_file "$j.err"
 	done
 done
@@ -108,7 +112,7 @@ done
 sc launch -s chess --slice-us "$SLICE_US" -- "$count" \
 	>"$SC_TMP/human.out" 2>&1
 tap_check "without -n, the human report says the bounded space is exhausted" \
-	grep -Eq '^chess: exhausted: all [0-9]+ schedules with <= 2 preemptions, no bug' \
+	grep -Eq '^chess: exhausted: all [0-9]+ schedules with <= 2 preemptions( \(.*\))?, no bug' \
 	"$SC_TMP/human.out"
 
 # Seeded bugs: none with 0 preemptions, found with 1 at the same run.
@@ -196,14 +200,14 @@ wait_done "$id"
 tap_is "$?" 0 "a detached chess session finishes (${id:-no id})"
 [ -n "$id" ] || tap_diag_file "$SC_TMP/detach.err"
 sc results "$id" >"$SC_TMP/results.txt" 2>&1
-n=$(sed -n 's/^chess: exhausted: all \([0-9]*\) schedules with <= 1 preemptions, no bug.*/\1/p' \
+n=$(sed -n 's/^chess: exhausted: all \([0-9]*\) schedules with <= 1 preemptions.*, no bug.*/\1/p' \
 	"$SC_TMP/results.txt")
 tap_check "results SESSION repeats the search summary (${n:-none})" \
 	test -n "$n"
 [ -n "$n" ] || tap_diag_file "$SC_TMP/results.txt"
 sc status "$id" >"$SC_TMP/status.txt" 2>&1
 tap_check "status SESSION repeats it too" grep -q \
-	"^chess: exhausted: all $n schedules with <= 1 preemptions, no bug" \
+	"^chess: exhausted: all $n schedules with <= 1 preemptions.*, no bug" \
 	"$SC_TMP/status.txt"
 sc status "$id" --json >"$SC_TMP/status.json" 2>&1
 tap_is "$(json_get "$SC_TMP/status.json" 'd["search"]["exhausted"]') $(json_get "$SC_TMP/status.json" 'd["search"]["schedules"]')" \

@@ -32,6 +32,7 @@ static void cleanup(void)
 static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 {
 	Scctl__SearchStats in = SCCTL__SEARCH_STATS__INIT, *out = NULL;
+	uint32_t levels[3] = { 3, 32, 145 };
 	struct sc_store *w = NULL;
 	char err[512], path[sizeof(dir) + 16];
 	sqlite3 *db;
@@ -47,6 +48,8 @@ static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 	in.nondeterministic = 1;
 	in.nondet_first_run = 7;
 	in.nondet_first = "at choice point 3";
+	in.n_per_level = 3;
+	in.per_level = levels;
 	/* bug_preemptions not set: stored as -1 (none). */
 	is_int(sc_store_set_search(st, "20261122-031500-ab12", &in, err,
 				   sizeof(err)), 0, "search stats stored");
@@ -63,6 +66,9 @@ static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 		   out->nondeterministic == 1 && out->nondet_first_run == 7,
 		   "every counter intact (the last write)");
 		is_str(out->nondet_first, "at choice point 3", "nondet_first");
+		ok(out->n_per_level == 3 && out->per_level[0] == 3 &&
+		   out->per_level[1] == 32 && out->per_level[2] == 145,
+		   "schedules per preemption count intact");
 		ok(out->has_bug_preemptions && out->bug_preemptions == -1 &&
 		   out->has_exhausted, "has_* set, bug_preemptions -1 when unset");
 		sc_store_search_free(out);

@@ -525,6 +525,19 @@ static void check_search(const char *name, build_fn build, uint32_t bound,
 	   "%s %s: stats say exhausted, schedules %u == runs, complete_bound "
 	   "%d == C", name, params, ex->stats.schedules,
 	   ex->stats.complete_bound);
+	{
+		uint32_t level[SC_SEARCH_LEVELS] = { 0 };
+		bool agree = true;
+
+		for (uint32_t i = 0; i < ex->runs; i++)
+			if (ex->rec[i].my_pre < SC_SEARCH_LEVELS)
+				level[ex->rec[i].my_pre]++;
+		for (uint32_t l = 0; l < SC_SEARCH_LEVELS; l++)
+			agree &= level[l] == ex->stats.per_level[l];
+		ok(agree, "%s %s: schedules per preemption count as counted "
+		   "by the simulator (%u with 0, %u with 1, %u with 2)", name,
+		   params, level[0], level[1], level[2]);
+	}
 	free(ex);
 	free(all);
 }
