@@ -30,6 +30,10 @@ void report_search_json(struct json_out *j, const Scctl__SearchStats *c)
 		json_int(j, "bug_preemptions", c->bug_preemptions);
 	else
 		json_null(j, "bug_preemptions");
+	json_begin_array(j, "bug_preemption_points");
+	for (size_t i = 0; i < c->n_bug_points; i++)
+		json_string(j, NULL, c->bug_points[i]);
+	json_end(j);
 	json_begin_array(j, "schedules_per_preemptions");
 	for (size_t l = 0; l < c->n_per_level; l++)
 		json_uint(j, NULL, c->per_level[l]);
@@ -78,6 +82,10 @@ void report_search_text(const char *strategy, const Scctl__SearchStats *c,
 			printf("; search memory full: the search is not "
 			       "exhaustive");
 		putchar('\n');
+		/* Where the schedule preempts: what a fix must survive. */
+		for (size_t i = 0; i < c->n_bug_points; i++)
+			printf("  preemption %zu: %s\n", i + 1,
+			       c->bug_points[i]);
 		/* --keep-going: the search may also have finished. */
 		if (c->exhausted)
 			printf("%s: exhausted: all %u schedules with <= %u "

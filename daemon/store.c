@@ -88,7 +88,8 @@ static const char schema[] =
 "  nondet_first_run INTEGER NOT NULL,"
 "  nondet_first TEXT NOT NULL DEFAULT '',"
 "  bug_preemptions INTEGER NOT NULL,"
-"  per_level TEXT NOT NULL DEFAULT ''"
+"  per_level TEXT NOT NULL DEFAULT '',"
+"  bug_points TEXT NOT NULL DEFAULT ''"
 ");"
 "CREATE INDEX IF NOT EXISTS sessions_state ON sessions(state);";
 
@@ -373,6 +374,48 @@ static void levels_text(const Scctl__SearchStats *c, char *buf, size_t len)
 				      c->per_level[l]);
 }
 
+/* The failing run's preemptions, one per line. */
+static void points_text(const Scctl__SearchStats *c, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < c->n_bug_points && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? "\n" : "",
+				      c->bug_points[i]);
+}
+
+/* points_text() back; -1 when out of memory. */
+static int points_parse(const char *text, Scctl__SearchStats *c)
+{
+	size_t n = 1;
+	char *copy, *save = NULL;
+
+	c->n_bug_points = 0;
+	c->bug_points = NULL;
+	if (!text || !*text)
+		return 0;
+	for (const char *q = text; *q; q++)
+		n += *q == '\n';
+	c->bug_points = calloc(n, sizeof(*c->bug_points));
+	copy = strdup(text);
+	if (!c->bug_points || !copy) {
+		free(copy);
+		return -1;
+	}
+	for (char *line = strtok_r(copy, "\n", &save); line && c->n_bug_points < n;
+	     line = strtok_r(NULL, "\n", &save)) {
+		c->bug_points[c->n_bug_points] = strdup(line);
+		if (!c->bug_points[c->n_bug_points]) {
+			free(copy);
+			return -1;
+		}
+		c->n_bug_points++;
+	}
+	free(copy);
+	return 0;
+}
+
 /* levels_text() back; an empty or malformed text gives none. */
 static int levels_parse(const char *text, Scctl__SearchStats *c)
 {
@@ -404,14 +447,14 @@ int sc_store_set_search(struct sc_store *s, const char *session,
 			const Scctl__SearchStats *c, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
-	char levels[17 * 12];
+	char levels[17 * 12], points[17 * 260];
 
 	if (prepare(s, "INSERT OR REPLACE INTO searches (session, bound, "
 		    "schedules, exhausted, complete_bound, cache, cache_hits, "
 		    "beyond_bound, truncated, nondeterministic, nondet_first_run, "
-		    "nondet_first, bug_preemptions, per_level) VALUES (?1, ?2, "
-		    "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)", &st,
-		    err, errlen) < 0)
+		    "nondet_first, bug_preemptions, per_level, bug_points) "
+		    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+		    "?13, ?14, ?15)", &st, err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, session);
 	sqlite3_bind_int64(st, 2, c->bound);
@@ -430,6 +473,8 @@ int sc_store_set_search(struct sc_store *s, const char *session,
 			   : -1);
 	levels_text(c, levels, sizeof(levels));
 	bind_text(st, 14, levels);
+	points_text(c, points, sizeof(points));
+	bind_text(st, 15, points);
 	return run_stmt(s, st, "search", err, errlen);
 }
 
@@ -689,6 +734,9 @@ void sc_store_search_free(Scctl__SearchStats *c)
 		return;
 	free(c->nondet_first);
 	free(c->per_level);
+	for (size_t i = 0; i < c->n_bug_points; i++)
+		free(c->bug_points[i]);
+	free(c->bug_points);
 	free(c);
 }
 
@@ -724,7 +772,8 @@ int sc_store_search(struct sc_store *s, const char *session,
 	if (prepare(s, "SELECT bound, schedules, exhausted, complete_bound, "
 		    "cache, cache_hits, beyond_bound, truncated, "
 		    "nondeterministic, nondet_first_run, nondet_first, "
-		    "bug_preemptions, per_level FROM searches WHERE session = ?1",
+		    "bug_preemptions, per_level, bug_points FROM searches "
+		    "WHERE session = ?1",
 		    &st, err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, session);
@@ -762,6 +811,8 @@ int sc_store_search(struct sc_store *s, const char *session,
 	c->nondet_first = col_dup(st, 10);
 	c->bug_preemptions = (int32_t)sqlite3_column_int64(st, 11);
 	rc = levels_parse((const char *)sqlite3_column_text(st, 12), c);
+	if (rc == 0)
+		rc = points_parse((const char *)sqlite3_column_text(st, 13), c);
 	sqlite3_finalize(st);
 	if (!c->nondet_first || rc < 0) {
 		sc_store_search_free(c);

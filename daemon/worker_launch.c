@@ -20,6 +20,7 @@
 #include "assert_parse.h"
 #include "log.h"
 #include "reply.h"
+#include "search_points.h"
 #include "seeds.h"
 #include "jobs.h"
 #include "session_dir.h"
@@ -481,6 +482,9 @@ static bool one_run(struct launch *L, uint32_t r)
 			 * the search which run failed first. */
 			L->learnt.search.bug_preemptions =
 				(int32_t)L->learnt.search.last_preemptions;
+			if (L->learnt.search.active)
+				sc_search_describe_points(&L->learnt.search,
+							  kept ? f.trace : NULL);
 		}
 		bug = make_bug(L, r, seed, &res, &f, kept);
 		if (!L->req->keep_going)
@@ -514,7 +518,7 @@ static bool one_run(struct launch *L, uint32_t r)
 
 /* The search's stats as sent; out points into in (nondet_first). */
 static void search_to_proto(const struct sc_search_stats *in,
-			    Scctl__SearchStats *out)
+			    Scctl__SearchStats *out, char **points)
 {
 	out->has_bound = out->has_schedules = out->has_exhausted = 1;
 	out->has_complete_bound = out->has_cache_hits = out->has_cache = 1;
@@ -537,6 +541,12 @@ static void search_to_proto(const struct sc_search_stats *in,
 	out->n_per_level = in->bound < SC_SEARCH_LEVELS ? in->bound + 1
 			   : SC_SEARCH_LEVELS;
 	out->per_level = (uint32_t *)in->per_level;
+	/* points: room for SC_SEARCH_LEVELS pointers into in. */
+	for (uint32_t i = 0; i < in->nbug_points && i < SC_SEARCH_LEVELS; i++)
+		points[i] = (char *)in->bug_points[i];
+	out->n_bug_points = in->nbug_points < SC_SEARCH_LEVELS
+			    ? in->nbug_points : SC_SEARCH_LEVELS;
+	out->bug_points = points;
 }
 
 static void search_from_proto(const Scctl__SearchStats *in,
@@ -560,6 +570,10 @@ static void search_from_proto(const Scctl__SearchStats *in,
 	memset(out->per_level, 0, sizeof(out->per_level));
 	for (size_t l = 0; l < in->n_per_level && l < SC_SEARCH_LEVELS; l++)
 		out->per_level[l] = in->per_level[l];
+	out->nbug_points = 0;
+	for (size_t i = 0; i < in->n_bug_points && i < SC_SEARCH_LEVELS; i++)
+		sc_strf(out->bug_points[out->nbug_points++],
+			sizeof(out->bug_points[0]), "%s", in->bug_points[i]);
 }
 
 static void send_summary(struct launch *L, double wall)
@@ -568,6 +582,7 @@ static void send_summary(struct launch *L, double wall)
 	Scctl__Summary s = SCCTL__SUMMARY__INIT;
 	Scctl__PctBound pb = SCCTL__PCT_BOUND__INIT;
 	Scctl__SearchStats ss = SCCTL__SEARCH_STATS__INIT;
+	char *points[SC_SEARCH_LEVELS];
 	struct sc_bound b;
 
 	s.session = L->session.id;
@@ -602,7 +617,7 @@ static void send_summary(struct launch *L, double wall)
 	}
 	/* Absent when the job's stats never came (it was killed). */
 	if (L->strategy->done && L->learnt.search.active) {
-		search_to_proto(&L->learnt.search, &ss);
+		search_to_proto(&L->learnt.search, &ss, points);
 		s.search = &ss;
 	}
 	reply.has_ok = 1;
@@ -820,6 +835,7 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
 	Scctl__LearntStats ls = SCCTL__LEARNT_STATS__INIT;
 	Scctl__SearchStats ss = SCCTL__SEARCH_STATS__INIT;
+	char *points[SC_SEARCH_LEVELS];
 	int code = 0;
 
 	sc_worker_forget_client();
@@ -847,7 +863,7 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	ls.max_points = L->learnt.max_points;
 	ls.max_threads = L->learnt.max_threads;
 	if (L->learnt.search.active) {
-		search_to_proto(&L->learnt.search, &ss);
+		search_to_proto(&L->learnt.search, &ss, points);
 		ls.search = &ss;
 	}
 	reply.learnt = &ls;
@@ -895,8 +911,9 @@ static void session_end(struct launch *L)
 	 * results) then finds what the search covered. */
 	if (L->strategy->done && L->learnt.search.active) {
 		Scctl__SearchStats ss = SCCTL__SEARCH_STATS__INIT;
+		char *points[SC_SEARCH_LEVELS];
 
-		search_to_proto(&L->learnt.search, &ss);
+		search_to_proto(&L->learnt.search, &ss, points);
 		if (sc_store_set_search(L->store, L->session.id, &ss, err,
 					sizeof(err)) < 0)
 			sc_log("session %s: %s", L->session.id, err);

@@ -49,6 +49,8 @@ struct chess_ctx {
 	uint32_t made_node;                 /* node of path[nmade - 1] */
 	bool searching;                     /* record alternatives */
 	uint32_t preemptions;
+	struct sc_search_point points[SC_SEARCH_LEVELS];
+	uint32_t npoints;
 	/* The last executed event. */
 	bool have_last;
 	uint32_t last_thread;
@@ -346,8 +348,16 @@ static int chess_pick(void *ctx, const struct sc_sched_view *view)
 				      (uint64_t)events_of(c, cand[i]) << 32);
 	for (size_t i = 0; i < n; i++)
 		next[i] = &view->threads[idx[i]].next;
+	uint32_t before = c->preemptions;
 	size_t pick = choose(c, SC_CHESS_PICK, cand, next, n, dflt,
 			     last_may_go_on ? 1 : 0, state);
+	/* Where the run preempts, for the report of a failing one. */
+	if (c->preemptions > before && c->npoints < SC_SEARCH_LEVELS)
+		c->points[c->npoints++] = (struct sc_search_point){
+			.step = view->step, .from = cand[dflt],
+			.to = cand[pick], .kind = next[dflt]->kind,
+			.object = next[dflt]->object, .pc = next[dflt]->pc,
+		};
 	return (int)idx[pick];
 }
 
@@ -531,6 +541,8 @@ void sc_chess_destroy(struct sc_policy *p)
 	if (c->preemptions < SC_SEARCH_LEVELS)
 		st->per_level[c->preemptions]++;
 	st->last_preemptions = c->preemptions;
+	memcpy(st->points, c->points, sizeof(st->points));
+	st->npoints = c->npoints;
 	st->cache_hits += sc_chess_search_prune(c->search);
 	st->truncated = c->search->truncated;
 	level = sc_chess_search_level(c->search);

@@ -34,6 +34,15 @@
 /* Preemption counts a search tells apart: 0 .. SC_CHESS_MAX_PREEMPTIONS. */
 #define SC_SEARCH_LEVELS 17
 
+/* A preemption of a run: at step, thread `from` (about to do an event of
+ * kind on object at pc) could have gone on, and `to` ran instead. */
+struct sc_search_point {
+	uint64_t step;
+	uint32_t from, to;
+	uint16_t kind;
+	uint64_t object, pc;
+};
+
 struct sc_search_stats {
 	bool active;                /* the strategy is a systematic search */
 	uint32_t bound;             /* C: preemptions allowed */
@@ -52,6 +61,13 @@ struct sc_search_stats {
 	uint32_t nondet_first_run;  /* the first of them (0: none) */
 	char nondet_first[256];     /* what it did instead */
 	uint32_t last_preemptions;  /* of the last run */
+	/* Its preemptions (at most C of them). */
+	struct sc_search_point points[SC_SEARCH_LEVELS];
+	uint32_t npoints;
+	/* The first failing run's preemptions in words (the launch fills
+	 * them from points[], with names from the run's trace). */
+	char bug_points[SC_SEARCH_LEVELS][256];
+	uint32_t nbug_points;
 	int32_t bug_preemptions;    /* of the first failing run, -1: none */
 };
 

@@ -116,9 +116,13 @@ tap_check "without -n, the human report says the bounded space is exhausted" \
 	"$SC_TMP/human.out"
 
 # Seeded bugs: none with 0 preemptions, found with 1 at the same run.
-for pair in abba_deadlock:deadlock lost_wakeup:deadlock; do
+# The preempted thread is about to take one of the locks, or to wait on
+# the condition variable that its signal then misses.
+for pair in abba_deadlock:deadlock:lock_[ab] lost_wakeup:deadlock:ready_cond; do
 	name=${pair%%:*}
 	kind=${pair#*:}
+	object=${kind#*:}
+	kind=${kind%%:*}
 	bin=$(sc_target "$name")
 	j=$SC_TMP/$name-0.json
 	rc=$(chess "$j" --preemptions 0 -n "$CAP" -- "$bin")
@@ -134,6 +138,9 @@ for pair in abba_deadlock:deadlock lost_wakeup:deadlock; do
 	first=$(json_get "$j" 'd["first_bug_run"]')
 	tap_is "$rc $(json_get "$j" 'd["bugs"][0]["kind"]') $(json_get "$j" 'd["search"]["bug_preemptions"]')" \
 		"1 $kind 1" "$name, C=1: a $kind with 1 preemption"
+	point=$(json_get "$j" '"|".join(d["search"]["bug_preemption_points"])')
+	tap_check "$name, C=1: the preemption is named ($point)" \
+		test -n "$(printf '%s' "$point" | grep -E "^step [0-9]+: T[0-9]+ was about to [a-z_]+ $object .*; T[0-9]+ ran instead$")"
 	tap_is "$firsts" " $first $first $first" \
 		"$name, C=1: found at the same run whatever the seed (run $first)"
 	tap_check "$name, C=1: within a small number of runs ($first <= 30)" \

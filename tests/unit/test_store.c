@@ -33,6 +33,8 @@ static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 {
 	Scctl__SearchStats in = SCCTL__SEARCH_STATS__INIT, *out = NULL;
 	uint32_t levels[3] = { 3, 32, 145 };
+	char *points[2] = { "step 16: T2 was about to mutex_lock lock_a",
+			    "step 20: T1 was about to mutex_lock lock_b" };
 	struct sc_store *w = NULL;
 	char err[512], path[sizeof(dir) + 16];
 	sqlite3 *db;
@@ -50,6 +52,8 @@ static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 	in.nondet_first = "at choice point 3";
 	in.n_per_level = 3;
 	in.per_level = levels;
+	in.n_bug_points = 2;
+	in.bug_points = points;
 	/* bug_preemptions not set: stored as -1 (none). */
 	is_int(sc_store_set_search(st, "20261122-031500-ab12", &in, err,
 				   sizeof(err)), 0, "search stats stored");
@@ -69,6 +73,10 @@ static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 		ok(out->n_per_level == 3 && out->per_level[0] == 3 &&
 		   out->per_level[1] == 32 && out->per_level[2] == 145,
 		   "schedules per preemption count intact");
+		ok(out->n_bug_points == 2 &&
+		   strcmp(out->bug_points[0], points[0]) == 0 &&
+		   strcmp(out->bug_points[1], points[1]) == 0,
+		   "the failing run's preemption points intact");
 		ok(out->has_bug_preemptions && out->bug_preemptions == -1 &&
 		   out->has_exhausted, "has_* set, bug_preemptions -1 when unset");
 		sc_store_search_free(out);
