@@ -32,7 +32,7 @@
 enum noise_kind { NOISE_WHITE, NOISE_RANDOM, NOISE_BEST };
 
 struct noise_ctx {
-	struct sc_rng rng;
+	struct sc_rng rng;          /* first: sc_rng_pick_wake */
 	enum noise_kind kind;
 	double p;                   /* white, random: the run's probability */
 	double c;                   /* best: p = 1 / (1 + c n) */
@@ -170,17 +170,6 @@ static void noise_executed(void *ctx, const struct sc_event *ev)
 		c->last_spun = sc_event_is_spin(ev->kind);
 }
 
-static size_t noise_pick_wake(void *ctx, const struct sc_event *waker,
-			      const uint32_t *waiters, size_t nwaiters,
-			      size_t nwake, uint32_t *out)
-{
-	struct noise_ctx *c = ctx;
-
-	(void)waker;
-	(void)waiters;
-	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
-}
-
 int sc_noise_create(const char *params, uint64_t seed, uint32_t run,
 		    struct sc_strategy_session *session,
 		    struct sc_policy *out, char *err, size_t errlen)
@@ -219,7 +208,7 @@ int sc_noise_create(const char *params, uint64_t seed, uint32_t run,
 	*out = (struct sc_policy){
 		.ctx = c,
 		.pick = noise_pick,
-		.pick_wake = noise_pick_wake,
+		.pick_wake = sc_rng_pick_wake,
 		.executed = noise_executed,
 	};
 	return 0;

@@ -54,7 +54,7 @@ struct pos_thread {
 };
 
 struct pos_ctx {
-	struct sc_rng rng;
+	struct sc_rng rng;          /* first: sc_rng_pick_wake */
 	bool read_only_relaxed;     /* pos-rw: two reads do not race */
 	uint32_t yields;            /* yield and preempt events since a reset */
 	bool alone;                 /* the last view had one live thread */
@@ -158,17 +158,6 @@ static void pos_executed(void *ctx, const struct sc_event *ev)
 			c->t[i].drawn = false;
 }
 
-static size_t pos_pick_wake(void *ctx, const struct sc_event *waker,
-			    const uint32_t *waiters, size_t nwaiters,
-			    size_t nwake, uint32_t *out)
-{
-	struct pos_ctx *c = ctx;
-
-	(void)waker;
-	(void)waiters;
-	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
-}
-
 /* Blocking syscalls of the only live thread are awaited (learn.h). */
 static int pos_release(void *ctx, const struct sc_event *ev)
 {
@@ -206,7 +195,7 @@ static int create(const char *name, bool relaxed, const char *params,
 	*out = (struct sc_policy){
 		.ctx = c,
 		.pick = pos_pick,
-		.pick_wake = pos_pick_wake,
+		.pick_wake = sc_rng_pick_wake,
 		.executed = pos_executed,
 		.release = pos_release,
 		.error = pos_error,

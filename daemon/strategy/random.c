@@ -13,8 +13,8 @@
 #include "strategy/strategy.h"
 
 struct random_ctx {
-	struct sc_rng rng;
-	bool alone;             /* the last view had one live thread */
+	struct sc_rng rng;          /* first: sc_rng_pick_wake */
+	bool alone;                 /* the last view had one live thread */
 };
 
 static int random_pick(void *ctx, const struct sc_sched_view *view)
@@ -29,17 +29,6 @@ static int random_pick(void *ctx, const struct sc_sched_view *view)
 	if (view->nenabled == 1)
 		return (int)view->enabled[0];
 	return (int)view->enabled[sc_rng_below(&c->rng, view->nenabled)];
-}
-
-static size_t random_pick_wake(void *ctx, const struct sc_event *waker,
-			       const uint32_t *waiters, size_t nwaiters,
-			       size_t nwake, uint32_t *out)
-{
-	struct random_ctx *c = ctx;
-
-	(void)waker;
-	(void)waiters;
-	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
 }
 
 /* Blocking syscalls of the only live thread are awaited (learn.h). */
@@ -73,7 +62,7 @@ int sc_random_create(const char *params, uint64_t seed, uint32_t run,
 	*out = (struct sc_policy){
 		.ctx = c,
 		.pick = random_pick,
-		.pick_wake = random_pick_wake,
+		.pick_wake = sc_rng_pick_wake,
 		.release = random_release,
 	};
 	return 0;

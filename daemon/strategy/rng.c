@@ -97,3 +97,12 @@ size_t sc_rng_subset(struct sc_rng *r, size_t n, size_t k, uint32_t *out)
 		free(idx);
 	return k;
 }
+
+size_t sc_rng_pick_wake(void *ctx, const struct sc_event *waker,
+			const uint32_t *waiters, size_t nwaiters, size_t nwake,
+			uint32_t *out)
+{
+	(void)waker;
+	(void)waiters;
+	return sc_rng_subset(ctx, nwaiters, nwake, out);
+}

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracer.h"
+
 struct sc_rng {
 	uint64_t s[4];
 };
@@ -27,5 +29,11 @@ uint64_t sc_rng_below(struct sc_rng *r, uint64_t n);
  * out[] in ascending order; returns its size, or SIZE_MAX when out of
  * memory.  (Futex wakes of the random walk and of POS.) */
 size_t sc_rng_subset(struct sc_rng *r, size_t n, size_t k, uint32_t *out);
+
+/* struct sc_policy.pick_wake for the strategies that release a uniform
+ * random subset of the waiters: ctx must start with its struct sc_rng. */
+size_t sc_rng_pick_wake(void *ctx, const struct sc_event *waker,
+			const uint32_t *waiters, size_t nwaiters, size_t nwake,
+			uint32_t *out);
 
 #endif /* SCHEDCTL_RNG_H */

@@ -37,7 +37,7 @@ struct speed_thread {
 };
 
 struct speed_ctx {
-	struct sc_rng rng;
+	struct sc_rng rng;          /* first: sc_rng_pick_wake */
 	uint32_t epoch;             /* L */
 	uint32_t k;
 	uint32_t ti, tj, x;         /* the basis pair of this run */
@@ -179,17 +179,6 @@ static void speed_executed(void *ctx, const struct sc_event *ev)
 	sc_run_stats_executed(&c->stats, NULL, ev);
 }
 
-static size_t speed_pick_wake(void *ctx, const struct sc_event *waker,
-			      const uint32_t *waiters, size_t nwaiters,
-			      size_t nwake, uint32_t *out)
-{
-	struct speed_ctx *c = ctx;
-
-	(void)waker;
-	(void)waiters;
-	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
-}
-
 static const char *speed_error(void *ctx)
 {
 	struct speed_ctx *c = ctx;
@@ -247,7 +236,7 @@ int sc_speed_create(const char *params, uint64_t seed, uint32_t run,
 	*out = (struct sc_policy){
 		.ctx = c,
 		.pick = speed_pick,
-		.pick_wake = speed_pick_wake,
+		.pick_wake = sc_rng_pick_wake,
 		.executed = speed_executed,
 		.error = speed_error,
 	};

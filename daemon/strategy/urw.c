@@ -30,7 +30,7 @@
 #include "strategy/strategy.h"
 
 struct urw_ctx {
-	struct sc_rng rng;
+	struct sc_rng rng;          /* first: sc_rng_pick_wake */
 	bool selective;             /* surw */
 	struct sc_strategy_session *session;
 	struct sc_learn *learn;     /* the session's, or own_learn */
@@ -110,17 +110,6 @@ static void urw_executed(void *ctx, const struct sc_event *ev)
 		c->last_spun = sc_event_is_spin(ev->kind);
 }
 
-static size_t urw_pick_wake(void *ctx, const struct sc_event *waker,
-			    const uint32_t *waiters, size_t nwaiters,
-			    size_t nwake, uint32_t *out)
-{
-	struct urw_ctx *c = ctx;
-
-	(void)waker;
-	(void)waiters;
-	return sc_rng_subset(&c->rng, nwaiters, nwake, out);
-}
-
 static int create(const char *name, bool selective, const char *params,
 		  uint64_t seed, struct sc_strategy_session *session,
 		  struct sc_policy *out, char *err, size_t errlen)
@@ -156,7 +145,7 @@ static int create(const char *name, bool selective, const char *params,
 	*out = (struct sc_policy){
 		.ctx = c,
 		.pick = urw_pick,
-		.pick_wake = urw_pick_wake,
+		.pick_wake = sc_rng_pick_wake,
 		.executed = urw_executed,
 	};
 	return 0;
