@@ -25,11 +25,9 @@ CAP=100000
 # chess OUT ARGS...: `sc launch --json -s chess ARGS` to OUT (stderr to
 # OUT.err); prints the exit status.
 chess() {
-	local out=$1 rc=0
+	local out=$1
 	shift
-	sc launch --json -s chess --slice-us "$SLICE_US" "$@" >"$out" \
-		2>"$out.err" || rc=$?
-	echo "$rc"
+	sc_launch_json "$out" -s chess --slice-us "$SLICE_US" "$@"
 }
 
 count=$(sc_target chess_count)
@@ -145,11 +143,7 @@ for pair in abba_deadlock:deadlock:lock_[ab] lost_wakeup:deadlock:ready_cond; do
 		"$name, C=1: found at the same run whatever the seed (run $first)"
 	tap_check "$name, C=1: within a small number of runs ($first <= 30)" \
 		test "${first:-999}" -le 30
-	trace=$(json_get "$j" 'd["bugs"][0]["trace"]')
-	rc=0
-	sc replay "$trace" --json >"$SC_TMP/replay.json" 2>"$SC_TMP/replay.err" || rc=$?
-	tap_is "$rc $(json_get "$SC_TMP/replay.json" 'd["reproduced"]')" "1 true" \
-		"$name: replaying the failing schedule reproduces the $kind"
+	sc_check_replay "$name: the failing schedule" "$j" "$kind"
 done
 
 # Imperfect replay: reported, and the search goes on to the end.

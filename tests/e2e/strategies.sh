@@ -18,15 +18,6 @@ RUNS=200
 # events that would make two sessions of one seed differ.
 SLICE_US=100000
 
-# launch_json OUT ARGS...: run `sc launch --json ARGS`, JSON to OUT, stderr
-# to OUT.err; prints the exit status.
-launch_json() {
-	local out=$1 rc=0
-	shift
-	sc launch --json --slice-us "$SLICE_US" "$@" >"$out" 2>"$out.err" || rc=$?
-	echo "$rc"
-}
-
 for strategy in pct pos pos-rw; do
 	for pair in order_violation:assert abba_deadlock:deadlock \
 		check_then_act:assert; do
@@ -36,7 +27,8 @@ for strategy in pct pos pos-rw; do
 		what="$strategy $name"
 		json=$SC_TMP/$strategy-$name.json
 
-		rc=$(launch_json "$json" -s "$strategy" -n "$RUNS" --seed "$SEED" \
+		rc=$(sc_launch_json "$json" --slice-us "$SLICE_US" -s "$strategy" \
+			-n "$RUNS" --seed "$SEED" \
 			-- "$bin")
 		if [ "$rc" -eq 1 ]; then
 			tap_ok "$what: finds a bug within $RUNS runs (exit 1)"
@@ -47,43 +39,12 @@ for strategy in pct pos pos-rw; do
 		tap_is "$(json_get "$json" 'd["bugs"][0]["kind"]')" "$kind" \
 			"$what: the bug's kind is $kind"
 		first=$(json_get "$json" 'd["first_bug_run"]')
-		events=$(json_get "$json" 'd["events"]')
+		sc_check_same_session "$what: seed $SEED" "$json" \
+			--slice-us "$SLICE_US" -s "$strategy" -n "$RUNS" --seed "$SEED" -- "$bin"
+		sc_check_replay "$what" "$json" "$kind"
 
-		# The same seed again: the same session.  The engine lets a
-		# released syscall that takes over a millisecond return as an
-		# event of its own, so on a loaded machine a session may gain an
-		# event: a difference must show up three times to count.
-		seen="|$first $events|"
-		same=
-		for try in 1 2 3; do
-			rc=$(launch_json "$json.2" -s "$strategy" -n "$RUNS" \
-				--seed "$SEED" -- "$bin")
-			again="$(json_get "$json.2" 'd["first_bug_run"]') $(json_get "$json.2" 'd["events"]')"
-			case $seen in *"|$again|"*) same=$again; break ;; esac
-			tap_diag "$what: try $try: first_bug_run and events '$again', before: $seen"
-			seen="$seen$again|"
-		done
-		if [ -n "$same" ]; then
-			tap_ok "$what: seed $SEED again gives the same first_bug_run and events ($same)"
-		else
-			tap_not_ok "$what: seed $SEED again gives the same first_bug_run and events"
-		fi
-
-		trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
-		if [ -n "$trace" ] && [ -f "$trace" ]; then
-			rc=0
-			sc replay "$trace" --json >"$SC_TMP/replay.json" \
-				2>"$SC_TMP/replay.err" || rc=$?
-			verdict=$(json_get "$SC_TMP/replay.json" 'd["verdict"]')
-			reproduced=$(json_get "$SC_TMP/replay.json" 'd["reproduced"]')
-			tap_is "$rc $verdict $reproduced" "1 $kind true" \
-				"$what: replaying the bug's trace reproduces it"
-			[ "$rc" -eq 1 ] || tap_diag_file "$SC_TMP/replay.err" 5
-		else
-			tap_not_ok "$what: replaying the bug's trace reproduces it (no trace: '$trace')"
-		fi
-
-		rc=$(launch_json "$json.all" -s "$strategy" -n "$RUNS" \
+		rc=$(sc_launch_json "$json.all" --slice-us "$SLICE_US" \
+			-s "$strategy" -n "$RUNS" \
 			--seed "$SEED" --keep-going -- "$bin")
 		tap_diag "$what: --keep-going: $(json_get "$json.all" 'd["failing_runs"]') of $(json_get "$json.all" 'd["runs"]') runs hit the bug (first at run $first)"
 	done
@@ -92,7 +53,8 @@ done
 # pct's bound: in the JSON with pct only, and consistent.
 bin=$(sc_target abba_deadlock)
 json=$SC_TMP/bound.json
-rc=$(launch_json "$json" -s pct --depth 2 -n 20 --seed "$SEED" --keep-going \
+rc=$(sc_launch_json "$json" --slice-us "$SLICE_US" -s pct --depth 2 -n 20 \
+	--seed "$SEED" --keep-going \
 	-- "$bin")
 bound=$(json_get "$json" 'd["pct_bound"]')
 tap_diag "pct --depth 2 on abba_deadlock, 20 runs: pct_bound $bound"
@@ -112,7 +74,8 @@ print("ok")
 PY
 )
 tap_is "$check" ok "pct_bound: depth 2, n = 3 threads, per_run = 1/(n k), miss = (1 - per_run)^bug_free_runs"
-rc=$(launch_json "$json" -s pos -n 2 --seed "$SEED" -- "$(sc_target order_violation)")
+rc=$(sc_launch_json "$json" --slice-us "$SLICE_US" -s pos -n 2 --seed "$SEED" \
+	-- "$(sc_target order_violation)")
 tap_is "$(json_get "$json" '"pct_bound" in d')" false "no pct_bound with -s pos"
 rc=0
 sc launch -s pct -n 5 --seed "$SEED" -- "$(sc_target check_then_act)" \
@@ -137,7 +100,8 @@ tap_is "$rc" 2 "--depth 0 is a usage error"
 # it reads the configuration first.  The bound says >= 1/2 per run.
 bin=$(sc_target order_violation)
 json=$SC_TMP/ratio.json
-rc=$(launch_json "$json" -s pct --depth 1 -n 400 --seed "$SEED" --keep-going \
+rc=$(sc_launch_json "$json" --slice-us "$SLICE_US" -s pct --depth 1 -n 400 \
+	--seed "$SEED" --keep-going \
 	-- "$bin")
 hits=$(json_get "$json" 'd["failing_runs"]')
 runs=$(json_get "$json" 'd["runs"]')

@@ -16,15 +16,6 @@ RUNS=300
 # adding time-based preempt events that would make two sessions differ.
 SLICE_US=100000
 
-# launch_json OUT ARGS...: `sc launch --json ARGS`, JSON to OUT, stderr to
-# OUT.err; prints the exit status.
-launch_json() {
-	local out=$1 rc=0
-	shift
-	sc launch --json --slice-us "$SLICE_US" "$@" >"$out" 2>"$out.err" || rc=$?
-	echo "$rc"
-}
-
 for variant in "noise-white:-s noise --noise white" \
 	"noise-random:-s noise --noise random" \
 	"noise-best:-s noise --noise best" \
@@ -40,7 +31,8 @@ for variant in "noise-white:-s noise --noise white" \
 		what="$label $name"
 		json=$SC_TMP/$label-$name.json
 
-		rc=$(launch_json "$json" "${opts[@]}" -n "$RUNS" --seed "$SEED" \
+		rc=$(sc_launch_json "$json" --slice-us "$SLICE_US" "${opts[@]}" \
+			-n "$RUNS" --seed "$SEED" \
 			-- "$bin")
 		if [ "$rc" -eq 1 ]; then
 			tap_ok "$what: finds a bug within $RUNS runs (exit 1)"
@@ -51,41 +43,9 @@ for variant in "noise-white:-s noise --noise white" \
 		tap_is "$(json_get "$json" 'd["bugs"][0]["kind"]')" "$kind" \
 			"$what: the bug's kind is $kind"
 		first=$(json_get "$json" 'd["first_bug_run"]')
-		events=$(json_get "$json" 'd["events"]')
-
-		# The same seed again gives the same session.  A released
-		# syscall slower than a millisecond becomes an event of its
-		# own, so on a loaded machine a session may gain an event: a
-		# difference must show up three times to count.
-		seen="|$first $events|"
-		same=
-		for try in 1 2 3; do
-			rc=$(launch_json "$json.2" "${opts[@]}" -n "$RUNS" \
-				--seed "$SEED" -- "$bin")
-			again="$(json_get "$json.2" 'd["first_bug_run"]') $(json_get "$json.2" 'd["events"]')"
-			case $seen in *"|$again|"*) same=$again; break ;; esac
-			tap_diag "$what: try $try: first_bug_run and events '$again', before: $seen"
-			seen="$seen$again|"
-		done
-		if [ -n "$same" ]; then
-			tap_ok "$what: seed $SEED again gives the same first_bug_run and events ($same)"
-		else
-			tap_not_ok "$what: seed $SEED again gives the same first_bug_run and events"
-		fi
-
-		trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
-		if [ -n "$trace" ] && [ -f "$trace" ]; then
-			rc=0
-			sc replay "$trace" --json >"$SC_TMP/replay.json" \
-				2>"$SC_TMP/replay.err" || rc=$?
-			verdict=$(json_get "$SC_TMP/replay.json" 'd["verdict"]')
-			reproduced=$(json_get "$SC_TMP/replay.json" 'd["reproduced"]')
-			tap_is "$rc $verdict $reproduced" "1 $kind true" \
-				"$what: replaying the bug's trace reproduces it"
-			[ "$rc" -eq 1 ] || tap_diag_file "$SC_TMP/replay.err" 5
-		else
-			tap_not_ok "$what: replaying the bug's trace reproduces it (no trace: '$trace')"
-		fi
+		sc_check_same_session "$what: seed $SEED" "$json" \
+			--slice-us "$SLICE_US" "${opts[@]}" -n "$RUNS" --seed "$SEED" -- "$bin"
+		sc_check_replay "$what" "$json" "$kind"
 		tap_diag "$what: first bug at run $first"
 	done
 done

@@ -138,6 +138,57 @@ count_lines() {
 	awk 'END { print NR }' "$1"
 }
 
+# --- launches and replays ---------------------------------------------------
+
+# sc_launch_json OUT ARGS...: `sc launch --json ARGS`, JSON to OUT, stderr
+# to OUT.err; prints the exit status.
+sc_launch_json() {
+	local out=$1 rc=0
+	shift
+	sc launch --json "$@" >"$out" 2>"$out.err" || rc=$?
+	echo "$rc"
+}
+
+# sc_check_same_session WHAT JSON ARGS...: launching ARGS again (as
+# sc_launch_json) gives the first_bug_run and events of the session in
+# JSON.  The engine lets a released syscall that takes over a millisecond
+# return as an event of its own, so on a loaded machine a session may gain
+# an event: a difference must show up three times to count.  One TAP line.
+sc_check_same_session() {
+	local what=$1 json=$2 seen again same= try
+	shift 2
+	seen="|$(json_get "$json" 'd["first_bug_run"]') $(json_get "$json" 'd["events"]')|"
+	for try in 1 2 3; do
+		sc_launch_json "$json.again" "$@" >/dev/null
+		again="$(json_get "$json.again" 'd["first_bug_run"]') $(json_get "$json.again" 'd["events"]')"
+		case $seen in *"|$again|"*) same=$again; break ;; esac
+		tap_diag "$what: try $try: first_bug_run and events '$again', before: $seen"
+		seen="$seen$again|"
+	done
+	if [ -n "$same" ]; then
+		tap_ok "$what: the same seed again gives the same first_bug_run and events ($same)"
+	else
+		tap_not_ok "$what: the same seed again gives the same first_bug_run and events"
+	fi
+}
+
+# sc_check_replay WHAT JSON KIND: replaying the trace of the first bug of
+# the launch summary in JSON reproduces it (exit 1, verdict KIND,
+# reproduced).  One TAP line.
+sc_check_replay() {
+	local what=$1 kind=$3 trace rc=0
+	trace=$(json_get "$2" 'd["bugs"][0]["trace"]')
+	if [ -z "$trace" ] || [ ! -f "$trace" ]; then
+		tap_not_ok "$what: replaying the bug's trace reproduces it (no trace: '$trace')"
+		return
+	fi
+	sc replay "$trace" --json >"$SC_TMP/replay.json" \
+		2>"$SC_TMP/replay.err" || rc=$?
+	tap_is "$rc $(json_get "$SC_TMP/replay.json" 'd["verdict"]') $(json_get "$SC_TMP/replay.json" 'd["reproduced"]')" \
+		"1 $kind true" "$what: replaying the bug's trace reproduces it"
+	[ "$rc" -eq 1 ] || tap_diag_file "$SC_TMP/replay.err" 5
+}
+
 # --- sandbox ----------------------------------------------------------------
 
 sc_setup() {
