@@ -392,6 +392,7 @@ int cmd_launch(int argc, char **argv)
 	struct launch_report rep = { 0 };
 	char resolved[PATH_MAX], why[PATH_MAX + 256], cwd[PATH_MAX];
 	char **args;
+	const struct sc_strategy *s;
 	int c, fd, code;
 
 	opterr = 0;
@@ -426,8 +427,7 @@ int cmd_launch(int argc, char **argv)
 	}
 	/* The daemon says so too; here without starting one. */
 	if (o.req.has_shard_count && o.req.strategy &&
-	    sc_strategy_find(o.req.strategy) &&
-	    sc_strategy_find(o.req.strategy)->done)
+	    (s = sc_strategy_find(o.req.strategy)) && s->done)
 		return cli_usage_error("--shard: -s %s is a systematic search "
 				       "and cannot be split into shards",
 				       o.req.strategy);

@@ -480,11 +480,12 @@ static bool one_run(struct launch *L, uint32_t r)
 			L->first_bug_run = (int32_t)r;
 			/* The strategy does not see verdicts: the launch tells
 			 * the search which run failed first. */
-			L->learnt.search.bug_preemptions =
-				(int32_t)L->learnt.search.last_preemptions;
-			if (L->learnt.search.active)
+			if (L->learnt.search.active) {
+				L->learnt.search.bug_preemptions = (int32_t)
+					L->learnt.search.last_preemptions;
 				sc_search_describe_points(&L->learnt.search,
 							  kept ? f.trace : NULL);
+			}
 		}
 		bug = make_bug(L, r, seed, &res, &f, kept);
 		if (!L->req->keep_going)

@@ -59,7 +59,6 @@ struct chess_ctx {
 	bool alone;                         /* one live thread at the last pick */
 	struct sc_chess_fair fair;
 	struct sc_chess_hb hb;
-	char error[256];
 };
 
 /* Yield-like events: the thread waits for another one to act. */
@@ -193,8 +192,9 @@ static void describe_divergence(struct chess_ctx *c,
 }
 
 /* A choice point with candidates cand[0..n) (logical ids; next[i] is
- * what cand[i] would do, or next is NULL), default cand[dflt]; choosing anything else costs extra preemptions.  Returns
- * the index into cand of the choice. */
+ * what cand[i] would do, or next is NULL), default cand[dflt]; choosing
+ * anything else costs extra preemptions.  Returns the index into cand of
+ * the choice. */
 static size_t choose(struct chess_ctx *c, uint8_t kind, const uint32_t *cand,
 		     const struct sc_event *const *next, size_t n, size_t dflt,
 		     uint32_t extra, uint64_t state)
@@ -411,13 +411,6 @@ static int chess_release(void *ctx, const struct sc_event *ev)
 	return sc_release_mode(c->alone);
 }
 
-static const char *chess_error(void *ctx)
-{
-	struct chess_ctx *c = ctx;
-
-	return c->error;
-}
-
 /* ---- the strategy ---- */
 
 static int parse(const char *params, uint32_t *bound, bool *cache, char *err,
@@ -504,7 +497,6 @@ int sc_chess_create(const char *params, uint64_t seed, uint32_t run,
 		.pick_wake = chess_pick_wake,
 		.executed = chess_executed,
 		.release = chess_release,
-		.error = chess_error,
 	};
 	return 0;
 fail:

@@ -115,9 +115,8 @@ uint32_t sc_chess_search_add(struct sc_chess_search *s, uint32_t parent,
 {
 	uint32_t idx;
 
-	if (s->nnodes >= SC_CHESS_MAX_NODES ||
-	    (to_explore && c->preemptions > s->bound)) {
-		s->truncated = s->nnodes >= SC_CHESS_MAX_NODES;
+	if (s->nnodes >= SC_CHESS_MAX_NODES) {
+		s->truncated = true;
 		return SC_CHESS_NO_NODE;
 	}
 	if (s->nnodes == s->capnodes) {
