@@ -18,7 +18,9 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/close_range.h>
 
 #include "internal.h"
 
@@ -71,6 +73,12 @@ void sc_child_setup_common(const struct sc_run_config *cfg)
 		_exit(126);
 	if (cfg->cwd && chdir(cfg->cwd) < 0)
 		_exit(126);
+	/* Nothing but stdio reaches the program: a descriptor inherited from
+	 * whoever started the daemon (make's jobserver pipes, a shell's
+	 * redirections) would shift the numbers of the program's own files,
+	 * and a run would not replay under another daemon.  CLOEXEC rather
+	 * than close: the error pipe must live until the exec. */
+	syscall(SYS_close_range, 3u, ~0u, CLOSE_RANGE_CLOEXEC);
 }
 
 pid_t sc_spawn_traced(struct sc_engine *e, const char *path)
