@@ -34,8 +34,9 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		t->seed, t->base_seed, t->run_index);
 	sc_json_string(out, t->granularity);
 	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32
-		",\"eager_timeouts\":%s}", t->max_steps, t->timeout_ms,
-		t->eager_timeouts ? "true" : "false");
+		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32 "}",
+		t->max_steps, t->timeout_ms,
+		t->eager_timeouts ? "true" : "false", t->slice_us);
 }
 
 static void put_modules(const struct sc_trace *t, FILE *out)
@@ -75,6 +76,12 @@ static void put_event(const struct sc_trace *t, const struct sc_trace_event *e,
 	}
 	if (e->size)
 		fprintf(out, ",\"size\":%u", (unsigned)e->size);
+	if (e->state)
+		fprintf(out, ",\"state\":\"%016" PRIx64 "\",\"cpu_ns\":%"
+			PRIu64 ",\"preempted_in\":\"%s\"", e->state, e->cpu_ns,
+			e->preempt_flags & SC_PREEMPT_SPIN ? "spin"
+			: e->preempt_flags & SC_PREEMPT_BUDGET ? "computation"
+			: "unknown");
 	putc('}', out);
 }
 

@@ -33,7 +33,7 @@ struct loader {
 	char *err;
 	size_t errlen;
 	struct sc_trace *t;
-	size_t events_cap, pool_cap;
+	size_t events_cap, pool_cap, regs_cap;
 	bool have_header, have_events;
 	uint64_t next_step;             /* step the next batch must start at */
 	uint64_t prev_object, prev_pc;  /* delta bases across batches */
@@ -198,6 +198,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->max_steps = h->max_steps;
 	t->timeout_ms = h->timeout_ms;
 	t->eager_timeouts = h->eager_timeouts;
+	t->slice_us = h->has_slice_us ? h->slice_us : 0;
 	return set_modules(ld, h->modules, h->n_modules);
 }
 
@@ -246,6 +247,32 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 			       "%zu wake counts", b->n_wake_index,
 			       b->n_wake_count);
 
+	if (b->n_preempt_state != b->n_preempt_index ||
+	    b->n_preempt_cpu_ns != b->n_preempt_index ||
+	    b->n_preempt_flags != b->n_preempt_index)
+		return corrupt(ld, off, "event batch with %zu preemption "
+			       "indexes but %zu states, %zu CPU times and %zu "
+			       "flags", b->n_preempt_index, b->n_preempt_state,
+			       b->n_preempt_cpu_ns, b->n_preempt_flags);
+	size_t nbudget = 0;
+	for (size_t j = 0; j < b->n_preempt_index; j++) {
+		uint32_t idx = b->preempt_index[j];
+		if (b->preempt_flags[j] & SC_PREEMPT_BUDGET)
+			nbudget++;
+		if (idx >= n || (j && idx <= b->preempt_index[j - 1]))
+			return corrupt(ld, off, "preemption state for event %u "
+				       "of a batch of %zu out of order or range",
+				       idx, n);
+		if ((b->kind_access[idx] >> 2) != SC_EV_PREEMPT)
+			return corrupt(ld, off, "preemption state for event %u, "
+				       "which is not a preemption", idx);
+	}
+
+	if (b->n_preempt_regs != nbudget * SC_PREEMPT_REGS)
+		return corrupt(ld, off, "event batch with %zu preemption "
+			       "registers for %zu computations",
+			       b->n_preempt_regs, nbudget);
+
 	uint64_t woken = 0;
 	for (size_t j = 0; j < b->n_wake_index; j++) {
 		uint32_t idx = b->wake_index[j];
@@ -286,13 +313,18 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 	if (n > SIZE_MAX - t->nevents)
 		return oom(ld);
 
+	if (b->n_preempt_regs > UINT32_MAX - t->nregs_pool)
+		return corrupt(ld, off, "too many preemption registers");
+	if (grow(ld, (void **)&t->regs_pool, &ld->regs_cap,
+		 t->nregs_pool + b->n_preempt_regs, sizeof(*t->regs_pool)) < 0)
+		return -1;
 	if (grow(ld, (void **)&t->events, &ld->events_cap, t->nevents + n,
 		 sizeof(*t->events)) < 0 ||
 	    grow(ld, (void **)&t->wake_pool, &ld->pool_cap,
 		 t->nwake_pool + (size_t)woken, sizeof(*t->wake_pool)) < 0)
 		return -1;
 
-	size_t w = 0, pool = t->nwake_pool;
+	size_t w = 0, pool = t->nwake_pool, pj = 0, regs_used = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sc_trace_event *e = &t->events[t->nevents + i];
 		memset(e, 0, sizeof(*e));
@@ -312,6 +344,21 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 			e->woken_offset = (uint32_t)pool;
 			pool += b->wake_count[w];
 			w++;
+		}
+		if (pj < b->n_preempt_index && b->preempt_index[pj] == i) {
+			e->state = b->preempt_state[pj];
+			e->cpu_ns = b->preempt_cpu_ns[pj];
+			e->preempt_flags = (uint8_t)b->preempt_flags[pj];
+			if (e->preempt_flags & SC_PREEMPT_BUDGET) {
+				e->has_regs = true;
+				e->regs_offset = (uint32_t)t->nregs_pool;
+				memcpy(t->regs_pool + t->nregs_pool,
+				       b->preempt_regs + regs_used,
+				       SC_PREEMPT_REGS * sizeof(uint64_t));
+				t->nregs_pool += SC_PREEMPT_REGS;
+				regs_used += SC_PREEMPT_REGS;
+			}
+			pj++;
 		}
 	}
 	if (b->n_wake_threads)
@@ -549,6 +596,7 @@ void sc_trace_free(struct sc_trace *t)
 	free_modules(t->modules, t->nmodules);
 	free(t->events);
 	free(t->wake_pool);
+	free(t->regs_pool);
 	free(t->message);
 	free(t->location);
 	memset(t, 0, sizeof(*t));

@@ -306,6 +306,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.max_steps = L->max_steps,
 			.timeout_ms = L->timeout_ms,
 			.eager_timeouts = L->req->eager_timeouts,
+			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 		};
 
 		w = sc_trace_create(f->trace, &h);

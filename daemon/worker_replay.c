@@ -159,6 +159,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.max_steps = t->max_steps,
 			.timeout_ms = t->timeout_ms,
 			.eager_timeouts = t->eager_timeouts,
+			.slice_us = t->slice_us,
 		};
 		w = sc_trace_create(req->record_path, &h);
 		if (!w) {
@@ -179,6 +180,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				      : t->timeout_ms ? t->timeout_ms
 				      : DEFAULT_TIMEOUT_MS,
 			.eager_timeouts = t->eager_timeouts,
+			.slice_us = t->slice_us,
 			.granularity = t->granularity &&
 				       strcmp(t->granularity, "mem") == 0
 				       ? SC_GRAN_MEM : SC_GRAN_SYNC,

@@ -52,6 +52,13 @@ struct sc_trace_writer {
 	uint32_t wake_count[SC_BATCH_MAX];
 	uint32_t *wake_threads;
 	size_t nwake_threads, wake_threads_cap;
+	size_t npreempt;
+	uint32_t preempt_index[SC_BATCH_MAX];
+	uint64_t preempt_state[SC_BATCH_MAX];
+	uint64_t preempt_cpu_ns[SC_BATCH_MAX];
+	uint32_t preempt_flags[SC_BATCH_MAX];
+	uint64_t *preempt_regs;
+	size_t npreempt_regs, preempt_regs_cap;
 
 	/* output buffer reused for every record */
 	uint8_t *buf;
@@ -160,6 +167,14 @@ static int flush_batch(struct sc_trace_writer *w)
 	b.wake_count = w->wake_count;
 	b.n_wake_threads = w->nwake_threads;
 	b.wake_threads = w->wake_threads;
+	b.n_preempt_index = b.n_preempt_state = b.n_preempt_cpu_ns =
+		b.n_preempt_flags = w->npreempt;
+	b.preempt_index = w->preempt_index;
+	b.preempt_state = w->preempt_state;
+	b.preempt_cpu_ns = w->preempt_cpu_ns;
+	b.preempt_flags = w->preempt_flags;
+	b.n_preempt_regs = w->npreempt_regs;
+	b.preempt_regs = w->preempt_regs;
 	/* Sync traces have no sizes: leave the column out entirely. */
 	if (w->any_size) {
 		b.n_size = w->n;
@@ -176,6 +191,8 @@ static int flush_batch(struct sc_trace_writer *w)
 	w->n = 0;
 	w->nwake = 0;
 	w->nwake_threads = 0;
+	w->npreempt = 0;
+	w->npreempt_regs = 0;
 	w->any_size = false;
 	return r;
 }
@@ -198,6 +215,7 @@ static void fill_module(Sctrace__Module *m, const struct sc_module *src)
 static void free_writer(struct sc_trace_writer *w)
 {
 	free(w->wake_threads);
+	free(w->preempt_regs);
 	free(w->buf);
 	free(w);
 }
@@ -270,6 +288,10 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.timeout_ms = hdr->timeout_ms;
 	h.has_eager_timeouts = true;
 	h.eager_timeouts = hdr->eager_timeouts;
+	if (hdr->slice_us) {
+		h.has_slice_us = true;
+		h.slice_us = hdr->slice_us;
+	}
 
 	Sctrace__Record rec = SCTRACE__RECORD__INIT;
 	rec.header = &h;
@@ -311,6 +333,24 @@ static int add_woken(struct sc_trace_writer *w, const uint32_t *woken,
 	return 0;
 }
 
+static int add_preempt_regs(struct sc_trace_writer *w, const uint64_t *regs)
+{
+	size_t need = w->npreempt_regs + SC_PREEMPT_REGS;
+
+	if (need > w->preempt_regs_cap) {
+		size_t cap = need * 2;
+		uint64_t *p = realloc(w->preempt_regs, cap * sizeof(*p));
+		if (!p)
+			return -1;
+		w->preempt_regs = p;
+		w->preempt_regs_cap = cap;
+	}
+	memcpy(w->preempt_regs + w->npreempt_regs, regs,
+	       SC_PREEMPT_REGS * sizeof(*regs));
+	w->npreempt_regs = need;
+	return 0;
+}
+
 int sc_trace_event(struct sc_trace_writer *w, const struct sc_event *ev)
 {
 	if (!w || !ev || ev->access > 3 || (ev->nwoken && !ev->woken)) {
@@ -339,6 +379,22 @@ int sc_trace_event(struct sc_trace_writer *w, const struct sc_event *ev)
 		w->wake_index[w->nwake] = (uint32_t)i;
 		w->wake_count[w->nwake] = ev->nwoken;
 		w->nwake++;
+	}
+	if (ev->kind == SC_EV_PREEMPT && ev->state &&
+	    (ev->preempt_flags & SC_PREEMPT_BUDGET)) {
+		if (!ev->regs) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (add_preempt_regs(w, ev->regs) < 0)
+			return -1;
+	}
+	if (ev->kind == SC_EV_PREEMPT && ev->state) {
+		w->preempt_index[w->npreempt] = (uint32_t)i;
+		w->preempt_state[w->npreempt] = ev->state;
+		w->preempt_cpu_ns[w->npreempt] = ev->cpu_ns;
+		w->preempt_flags[w->npreempt] = ev->preempt_flags;
+		w->npreempt++;
 	}
 	w->thread[i] = ev->thread;
 	w->kind_access[i] = (uint32_t)ev->kind << 2 | ev->access;

@@ -26,6 +26,12 @@ struct sc_trace_event {
 	uint32_t enabled;
 	uint32_t nwoken;
 	uint32_t woken_offset;  /* index into sc_trace.wake_pool */
+	/* preempt events of newer traces: where the thread was stopped */
+	uint64_t state;         /* 0: not recorded (older traces) */
+	uint64_t cpu_ns;
+	uint8_t preempt_flags;  /* SC_PREEMPT_* */
+	bool has_regs;          /* budget preemptions: regs_offset is valid */
+	uint32_t regs_offset;   /* index into sc_trace.regs_pool */
 };
 
 struct sc_trace_module {
@@ -58,6 +64,7 @@ struct sc_trace {
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;
+	uint32_t slice_us;          /* 0: not recorded (the default) */
 	/* last module map seen */
 	struct sc_trace_module *modules;
 	size_t nmodules;
@@ -66,6 +73,8 @@ struct sc_trace {
 	size_t nevents;
 	uint32_t *wake_pool;
 	size_t nwake_pool;
+	uint64_t *regs_pool;        /* SC_PREEMPT_REGS values per budget preemption */
+	size_t nregs_pool;
 	/* footer */
 	bool has_footer;
 	enum sc_verdict verdict;    /* SC_VERDICT_UNKNOWN without footer */

@@ -22,6 +22,7 @@
 struct xev {
 	struct sc_event ev;
 	uint32_t woken[4];
+	uint64_t regs[SC_PREEMPT_REGS];
 };
 
 static char *test_argv[] = {"./racey", "--iterations", "a b\tc", NULL};
@@ -40,6 +41,7 @@ static const struct sc_trace_header test_hdr = {
 	.max_steps = 100000,
 	.timeout_ms = 10000,
 	.eager_timeouts = true,
+	.slice_us = 750,
 };
 
 static const uint8_t bid1[] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02};
@@ -80,6 +82,19 @@ static void gen_events(struct xev *x, size_t n)
 		e->enabled = tu_below(5);
 		if (is_mem_kind(e->kind) && (i < 256 || i >= 512))
 			e->size = (uint8_t)(1u << tu_below(4));
+		/* Preemptions with their state: spins, and computations
+		 * with their registers. */
+		if (e->kind == SC_EV_PREEMPT && i % 3) {
+			e->state = tu_rand() | 1;
+			e->cpu_ns = tu_rand() >> tu_below(64);
+			e->preempt_flags = i % 3 == 1 ? SC_PREEMPT_SPIN
+						      : SC_PREEMPT_BUDGET;
+			if (e->preempt_flags == SC_PREEMPT_BUDGET) {
+				for (int k = 0; k < SC_PREEMPT_REGS; k++)
+					x[i].regs[k] = tu_rand();
+				e->regs = x[i].regs;
+			}
+		}
 		if (i % 7 == 3) {
 			e->nwoken = 1 + tu_below(3);
 			for (uint32_t k = 0; k < e->nwoken; k++)
@@ -119,7 +134,16 @@ static size_t first_mismatch(const struct sc_trace *t, const struct xev *x,
 		    g->kind != e->kind || g->access != e->access ||
 		    g->size != e->size || g->object != e->object ||
 		    g->pc != e->pc || g->enabled != e->enabled ||
-		    g->nwoken != e->nwoken)
+		    g->nwoken != e->nwoken || g->state != e->state ||
+		    g->cpu_ns != (e->state ? e->cpu_ns : 0) ||
+		    g->preempt_flags != (e->state ? e->preempt_flags : 0) ||
+		    g->has_regs != (e->regs != NULL))
+			return i;
+		if (g->has_regs &&
+		    (g->regs_offset > t->nregs_pool ||
+		     t->nregs_pool - g->regs_offset < SC_PREEMPT_REGS ||
+		     memcmp(t->regs_pool + g->regs_offset, e->regs,
+			    SC_PREEMPT_REGS * sizeof(uint64_t))))
 			return i;
 		if (g->nwoken && (g->woken_offset > t->nwake_pool ||
 				  g->nwoken > t->nwake_pool - g->woken_offset ||
@@ -185,6 +209,7 @@ static void test_round_trip(void)
 	is_str(t.granularity, "sync", "granularity");
 	ok(t.max_steps == 100000 && t.timeout_ms == 10000 && t.eager_timeouts,
 	   "max_steps, timeout_ms, eager_timeouts");
+	is_int(t.slice_us, 750, "slice_us");
 	ok(t.nmodules == 1 && !strcmp(t.modules[0].path, "/bin/true") &&
 	   t.modules[0].build_id_len == 3 &&
 	   !memcmp(t.modules[0].build_id, bid1, 3) &&
@@ -193,8 +218,8 @@ static void test_round_trip(void)
 	is_int((long long)t.nevents, N, "event count");
 	size_t bad = first_mismatch(&t, x, t.nevents < N ? t.nevents : N);
 	if (!ok(bad == (t.nevents < N ? t.nevents : N),
-		"every event field survives (wake lists, deltas both ways, "
-		"batches)"))
+		"every event field survives (wake lists, preemption states "
+		"and registers, deltas both ways, batches)"))
 		diag("first mismatch at event %zu", bad);
 	ok(t.has_footer && t.verdict == SC_VERDICT_CRASH && t.steps == 600 &&
 	   t.threads == 4 && t.wall_us == 123456 && t.signal == 11 &&

@@ -100,7 +100,34 @@ struct sc_event {
 	uint32_t enabled;       /* size of the enabled set when it was chosen */
 	uint32_t nwoken;        /* wake events: threads released, see woken */
 	const uint32_t *woken;  /* logical ids; valid during the callback only */
+	/* Preempt events: where exactly the thread was stopped, so that
+	 * replay stops it at the same instruction (preempt.c). */
+	uint64_t state;         /* sc_preempt_state_hash(); 0: not recorded */
+	uint64_t cpu_ns;        /* CPU time run since its last resume */
+	uint8_t preempt_flags;  /* SC_PREEMPT_* */
+	/* SC_PREEMPT_BUDGET: the SC_PREEMPT_REGS values hashed into state
+	 * (in that order); NULL otherwise.  Valid during the callback. */
+	const uint64_t *regs;
 };
+
+/* The registers hashed into a preemption's state, in this order: r15 r14
+ * r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi rip eflags rsp
+ * fs_base (eflags masked to the arithmetic flags). */
+#define SC_PREEMPT_REGS 19
+
+/* Where replay must stop a thread (sc_policy.preempt_target). */
+struct sc_preempt_target {
+	uint64_t pc;
+	uint64_t state;
+	uint64_t cpu_ns;
+	uint8_t preempt_flags;
+	bool has_regs;
+	uint64_t regs[SC_PREEMPT_REGS];
+};
+
+/* How a preemption point was chosen (sc_event.preempt_flags). */
+#define SC_PREEMPT_SPIN 1       /* the thread's state repeated: a spin loop */
+#define SC_PREEMPT_BUDGET 2     /* a computation ran out of its CPU budget */
 
 enum sc_thread_state {
 	SC_TS_READY,            /* stopped before an enabled event */
@@ -164,12 +191,26 @@ struct sc_policy {
 	 * thread is preempted again instead of running into another event.
 	 * May be NULL. */
 	uint32_t (*slice)(void *ctx, uint64_t step, uint32_t thread);
+	/* Replay: thread `thread` is resumed after the event of step `step`;
+	 * when its next recorded event is a preemption with a recorded
+	 * state, fill *target and return true: the engine stops the thread
+	 * at the first point with that pc and state.  May be NULL. */
+	bool (*preempt_target)(void *ctx, uint64_t step, uint32_t thread,
+			       struct sc_preempt_target *target);
+	/* Replay: no time slices; threads run until their next event or
+	 * their preempt_target. */
+	bool no_slices;
 	/* Why pick() or pick_wake() aborted; may be NULL. */
 	const char *(*error)(void *ctx);
 };
 
 #define SC_PICK_ABORT (-1)
 #define SC_PICK_WAIT (-2)
+/* pick() may return SC_PICK_GO_ON(i): thread i's pending event is a
+ * preempt or syscall_return that the recording does not hold; the thread
+ * simply goes on (no step) and the policy is asked again when it stops. */
+#define SC_PICK_GO_ON_BASE (-1000)
+#define SC_PICK_GO_ON(i) (SC_PICK_GO_ON_BASE - (int)(i))
 
 #define SC_RELEASE_AUTO 0
 #define SC_RELEASE_AWAIT 1
@@ -278,6 +319,7 @@ struct sc_trace_header {
 	uint64_t max_steps;
 	uint32_t timeout_ms;
 	bool eager_timeouts;
+	uint32_t slice_us;              /* 0: the default */
 };
 
 struct sc_module {
