@@ -85,6 +85,12 @@ void sc_bp_clear(struct sc_process *p)
 	p->libc_ready = false;
 }
 
+static bool fault_of_instruction(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
+	       sig == SIGFPE;
+}
+
 /* Execute the original instruction under the breakpoint at t's rip.
  * Signals that arrive meanwhile are kept for the next resume.  Returns 0
  * when t is stopped after the instruction, 1 when t is dying (its status
@@ -116,9 +122,25 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
 		enum sc_stop_class c = sc_classify_status(status);
 		if (c == WS_SIGNAL && WSTOPSIG(status) == SIGTRAP)
 			break;      /* the single-step trap: done */
+		if (c == WS_SIGNAL && fault_of_instruction(WSTOPSIG(status))) {
+			/* The instruction itself faults (a use after free):
+			 * stepping again would fault forever.  Deliver the
+			 * signal as the thread's own at that instruction. */
+			sc_mem_write(t->proc, bp->addr, &INT3, 1);
+			sc_regs_fetch(t);
+			sc_note_fault(e, t, WSTOPSIG(status));
+			t->pending_signal = WSTOPSIG(status);
+			t->stop = STOP_EVENT;
+			return 0;
+		}
 		if (c == WS_SIGNAL) {
 			t->pending_signal = WSTOPSIG(status);
 			continue;   /* not executed yet: step again */
+		}
+		if (c == WS_EVENT_STOP || c == WS_GROUP_STOP) {
+			/* An interrupt sent before this stop: absorbed. */
+			t->interrupt_pending = false;
+			continue;
 		}
 		/* Death or an exit stop (exit_group, SIGKILL): re-insert and
 		 * hand the status back to the main loop. */

@@ -23,24 +23,35 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 {
 	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : DEFAULT_SLICE_US;
 	const struct sc_policy *pol = e->cfg->policy;
-	if (pol && pol->slice && t->controlled) {
-		uint32_t s = pol->slice(pol->ctx, e->step ? e->step - 1 : 0,
-					t->logical);
-		if (s)
-			slice = s;
-	}
-	t->slice_us = slice;
 	uint64_t now = sc_now_us();
 
 	t->state = TH_RUNNING;
-	t->interrupt_sent = false;
-	t->slice_deadline_us = now + slice;
+	t->slice_us = slice;
 	t->resumed_us = now;
-	t->cpu_ns_at_resume = 0;   /* read lazily: /proc costs ~15 us */
+	t->next_check_us = now + slice;   /* CPU time cannot pass faster */
+	t->cpu_at_resume_ns = 0;          /* read at the first look */
+	t->cpu_at_check_ns = 0;
+	t->slice_budget_ns = (uint64_t)slice * 1000u;
+	t->probe = PROBE_NONE;
 	t->released = request == PTRACE_SYSCALL;
 	t->released_quick = t->released;
 	t->quick_deadline_us = now + QUICK_RETURN_US;
+	if (t->released)
+		t->release_step = e->step;
 	e->running = t;
+	if (pol && t->controlled && !t->released) {
+		uint64_t step = e->step ? e->step - 1 : 0;
+		if (pol->preempt_target &&
+		    pol->preempt_target(pol->ctx, step, t->logical, &t->target))
+			sc_preempt_replay_arm(e, t);
+		else if (pol->no_slices && pol->slice) {
+			uint32_t legacy = pol->slice(pol->ctx, step, t->logical);
+			if (legacy) {   /* a trace without states */
+				t->probe = PROBE_LEGACY;
+				t->slice_budget_ns = (uint64_t)legacy * 1000u;
+			}
+		}
+	}
 	sc_resume(t, request);
 }
 
@@ -49,8 +60,10 @@ static void resume_free(struct sc_thread *t)
 	sc_resume(t, PTRACE_CONT);
 }
 
-static void become_ready(struct sc_engine *e, struct sc_thread *t)
+void sc_become_ready(struct sc_engine *e, struct sc_thread *t)
 {
+	if (t->probe != PROBE_NONE)
+		sc_preempt_cancel(t);   /* it reached an event of its own */
 	t->state = TH_READY;
 	t->next.thread = t->logical;
 	if (e->running == t)
@@ -65,7 +78,7 @@ static bool is_fatal_signal(int sig)
 
 /* A fatal signal is about to be delivered: remember where, while the
  * process still exists to be symbolised. */
-static void note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
+void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 {
 	siginfo_t si;
 
@@ -108,6 +121,8 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 {
 	t->regs.rip = bp->addr;
 	t->regs_dirty = true;
+	if (t->controlled && sc_preempt_on_breakpoint(e, t, bp->addr))
+		return;
 	if (bp->addr == t->proc->entry_bp && t->controlled) {
 		entry_reached(e, t);
 		resume_free(t);
@@ -125,7 +140,7 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 			.size = bp->mem->size, .pc = bp->addr,
 			.object = sc_mem_effective_address(bp->mem, &t->regs,
 							   bp->addr) };
-		become_ready(e, t);
+		sc_become_ready(e, t);
 		return;
 	}
 	t->next = (struct sc_event){ .thread = t->logical, .kind = bp->kind,
@@ -136,7 +151,7 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 	t->last_call_kind = bp->kind;
 	t->last_call_object = t->regs.rdi;
 	t->last_call_site = ret;
-	become_ready(e, t);
+	sc_become_ready(e, t);
 }
 
 static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
@@ -150,7 +165,7 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 	}
 	if (is_fatal_signal(sig)) {
 		sc_regs_fetch(t);
-		note_fault(e, t, sig);
+		sc_note_fault(e, t, sig);
 	}
 	t->pending_signal = sig;
 	resume_free(t);
@@ -248,6 +263,8 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 {
 	struct sc_process *p = t->proc;
 
+	if (t->probe_bp_planted && !p->exiting)
+		sc_preempt_cancel(t);
 	if (t->controlled && t->exit_record_pending) {
 		struct sc_event ev = t->next;
 		ev.step = t->exit_step;
@@ -268,12 +285,30 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 		sc_process_remove(e, p);
 }
 
+/* The entry stop of a restarted syscall, or the exit of one the kernel
+ * will restart (a stale interrupt broke its sleep): not its return. */
+static bool not_a_return(struct sc_thread *t)
+{
+	struct __ptrace_syscall_info info;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, sizeof(info), &info) <= 0)
+		return false;
+	if (info.op == PTRACE_SYSCALL_INFO_ENTRY)
+		return true;
+	return info.op == PTRACE_SYSCALL_INFO_EXIT && info.exit.is_error &&
+	       info.exit.rval <= -512 && info.exit.rval >= -516;
+}
+
 static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 {
 	t->stop = STOP_SYSCALL_EXIT;
 	if (!t->controlled || !t->released) {
 		/* attached: the exit of a syscall that was not released */
 		resume_free(t);
+		return;
+	}
+	if (not_a_return(t)) {
+		sc_resume(t, PTRACE_SYSCALL);
 		return;
 	}
 	t->released = false;
@@ -286,7 +321,7 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 	sc_regs_fetch(t);
 	t->next = (struct sc_event){ .thread = t->logical,
 		.kind = SC_EV_SYSCALL_RETURN, .pc = t->regs.rip };
-	become_ready(e, t);
+	sc_become_ready(e, t);
 }
 
 static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
@@ -295,22 +330,17 @@ static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
 		resume_free(t);
 		return;
 	}
-	t->stop = STOP_EVENT;
 	if (t->state == TH_NEW) {
+		t->stop = STOP_EVENT;
 		sc_regs_fetch(t);
 		t->next = (struct sc_event){ .thread = t->logical,
 			.kind = SC_EV_THREAD_START, .pc = t->regs.rip };
-		become_ready(e, t);
+		sc_become_ready(e, t);
 		return;
 	}
-	if (e->running == t && !t->proc->exiting) {
-		sc_regs_fetch(t);
-		t->next = (struct sc_event){ .thread = t->logical,
-			.kind = SC_EV_PREEMPT, .pc = t->regs.rip };
-		become_ready(e, t);
+	if (sc_preempt_on_interrupt(e, t))
 		return;
-	}
-	resume_free(t);   /* a stale interrupt */
+	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
 }
 
 static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
@@ -319,10 +349,16 @@ static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 		resume_free(t);
 		return;
 	}
+	if (t->released) {
+		/* The kernel restarts a released syscall that an interrupt
+		 * broke: still the same call, not a new event. */
+		sc_resume(t, PTRACE_SYSCALL);
+		return;
+	}
 	sc_regs_fetch(t);
 	t->stop = STOP_SECCOMP;
 	sc_syscall_event(e, t);
-	become_ready(e, t);
+	sc_become_ready(e, t);
 }
 
 static bool trapped_syscall(long nr)
@@ -423,6 +459,19 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 		resume_free(t);
 		break;
 	}
+}
+
+bool sc_other_can_run(struct sc_engine *e, const struct sc_thread *t)
+{
+	for (size_t i = 0; i < e->nthreads; i++) {
+		const struct sc_thread *o = e->threads[i];
+		if (o == t || !o->controlled || o->proc->exiting)
+			continue;
+		if (o->state == TH_READY ||
+		    (o->state == TH_BLOCKED && o->wait_timed))
+			return true;
+	}
+	return false;
 }
 
 int sc_wait_any(struct sc_engine *e, uint64_t timeout_us)

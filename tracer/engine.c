@@ -79,33 +79,52 @@ static bool check_limits(struct sc_engine *e)
 	return e->finished;
 }
 
-/* The running thread has had a slice of wall time without reaching a
- * scheduling point.  Interrupt it (a preemption point) if it is really
- * using the CPU: sample its CPU time over half a slice first, so that a
- * loaded machine (the thread not even scheduled) does not cause spurious
- * preemptions.  A thread that sits in an untrapped blocking syscall uses
- * no CPU; interrupt it anyway after 20 slices so the others can run (the
- * syscall restarts when it is resumed). */
+/* A running thread asleep (not runnable) this long in a syscall that the
+ * filter does not trap is taken for blocked in the kernel. */
+#define ASLEEP_SLICES 20
+
+/* Look at the running thread: has it used its slice of CPU time while
+ * another thread could run?  Only CPU time counts, never wall time, so a
+ * busy machine (the thread not even scheduled) changes nothing.  What
+ * happens then is preempt.c's business: the probe decides whether and
+ * where it is preempted from the thread's state, not from the time. */
 static void slice_check(struct sc_engine *e, struct sc_thread *t)
 {
-	uint32_t slice = t->slice_us ? t->slice_us : 2000;
+	const struct sc_policy *pol = e->cfg->policy;
 	uint64_t now = sc_now_us();
-	uint64_t cpu = sc_thread_cpu_ns(t->proc->pid, t->tid);
-	bool interrupt = now - t->resumed_us >= 20ull * slice;
+	uint64_t cpu, used, left;
 
-	if (t->interrupt_sent)
+	t->next_check_us = now + t->slice_us;
+	if (t->interrupt_pending || t->probe == PROBE_HITS ||
+	    t->probe == PROBE_REPLAY_SCAN)
 		return;
-	if (t->cpu_ns_at_resume && cpu > t->cpu_ns_at_resume &&
-	    (cpu - t->cpu_ns_at_resume) / 1000 >= slice / 4)
-		interrupt = true;
-	if (interrupt) {
-		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) == 0)
-			t->interrupt_sent = true;
-		t->slice_deadline_us = now + 1000000;
+	cpu = sc_process_cpu_ns(t->proc->pid);
+	if (cpu && cpu == t->cpu_at_check_ns &&
+	    now - t->resumed_us >= (uint64_t)ASLEEP_SLICES * t->slice_us &&
+	    sc_thread_state(t->proc->pid, t->tid) != 'R') {
+		sc_preempt_probe_begin(t, PROBE_ASLEEP);
 		return;
 	}
-	t->cpu_ns_at_resume = cpu ? cpu : 1;
-	t->slice_deadline_us = now + slice / 2;
+	t->cpu_at_check_ns = cpu;
+	bool counting = t->probe == PROBE_REPLAY_FREE ||
+			t->probe == PROBE_LEGACY ||
+			(!(pol && pol->no_slices) && sc_other_can_run(e, t));
+	if (!counting || !cpu) {
+		t->cpu_at_resume_ns = 0;   /* count from when it matters */
+		return;
+	}
+	if (!t->cpu_at_resume_ns) {
+		t->cpu_at_resume_ns = cpu;
+		return;
+	}
+	used = cpu - t->cpu_at_resume_ns;
+	if (used < t->slice_budget_ns) {
+		left = (t->slice_budget_ns - used) / 1000u;
+		t->next_check_us = now + (left < 50 ? 50 : left);
+		return;
+	}
+	sc_preempt_probe_begin(t, t->probe == PROBE_NONE ? PROBE_INTERRUPTED
+							 : t->probe);
 }
 
 static void wait_running(struct sc_engine *e)
@@ -113,7 +132,7 @@ static void wait_running(struct sc_engine *e)
 	struct sc_thread *t = e->running;
 	uint64_t now = sc_now_us();
 	uint64_t until = t->released_quick ? t->quick_deadline_us
-					   : t->slice_deadline_us;
+					   : t->next_check_us;
 
 	if (e->deadline_us && e->deadline_us < until)
 		until = e->deadline_us;
@@ -148,7 +167,7 @@ static void wait_running(struct sc_engine *e)
 		e->running = NULL;
 		return;
 	}
-	if (!t->released_quick && now >= t->slice_deadline_us)
+	if (!t->released_quick && now >= t->next_check_us)
 		slice_check(e, t);
 }
 
@@ -313,6 +332,8 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old_mask);
 	bool pinned = sc_pin_cpu(cfg->cpu, &saved_cpus) == 0 && cfg->cpu >= 0;
+	e.pinned = pinned;
+	e.unpinned_cpus = saved_cpus;
 
 	e.no_emulation = getenv("SCHEDCTL_NO_EMULATION") != NULL;
 	e.start_us = sc_now_us();
@@ -340,8 +361,8 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 	}
 	/* T0 runs the pre-exec code until its execve seccomp stop. */
 	t0->state = TH_RUNNING;
-	t0->slice_deadline_us = sc_now_us() + 1000000;
-	t0->interrupt_sent = true;   /* never preempt the pre-exec child */
+	t0->slice_us = 1000000;      /* alone: never looked at anyway */
+	t0->next_check_us = sc_now_us() + 1000000;
 	e.running = t0;
 
 	sc_engine_loop(&e);
@@ -356,7 +377,7 @@ out:
 	res->threads = e.next_logical;
 	res->wall_us = sc_now_us() - e.start_us;
 	sc_engine_free(&e);
-	if (pinned)
+	if (pinned || e.unpinned)
 		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);
 	/* Drop a SIGCHLD left pending by our children before unblocking. */
 	struct timespec zero = { 0, 0 };

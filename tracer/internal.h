@@ -12,9 +12,22 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/user.h>
+#include <sched.h>
 #include <time.h>
 
 #include "tracer.h"
+
+/* What the preemption machinery (preempt.c) is doing with a thread. */
+enum sc_probe {
+	PROBE_NONE,
+	PROBE_INTERRUPTED,      /* slice used up: interrupt sent */
+	PROBE_HITS,             /* breakpoint on its pc: do states repeat? */
+	PROBE_REPLAY_FREE,      /* replay: runs freely for part of the way */
+	PROBE_REPLAY_SAMPLE,    /* replay: two hits to see how far it is */
+	PROBE_REPLAY_SCAN,      /* replay: every hit of the recorded pc */
+	PROBE_LEGACY,           /* replay of a trace without states */
+	PROBE_ASLEEP,           /* interrupted asleep in an untrapped syscall */
+};
 
 /* Where a thread is in our model.  Exactly one controlled thread is
  * RUNNING at a time; everything else is stopped under ptrace or inside a
@@ -126,15 +139,36 @@ struct sc_thread {
 
 	uint64_t clone_child_tid;       /* child_tid of the clone being run */
 
-	/* Slice accounting of the running thread. */
-	uint64_t slice_deadline_us;     /* wall clock: check CPU time then */
+	/* Slice accounting of the running thread (preempt.c): CPU time,
+	 * never wall time, decides when it is looked at. */
 	uint32_t slice_us;              /* this resume's slice */
-	uint64_t resumed_us;
-	uint64_t cpu_ns_at_resume;      /* 0 until the first slice check */
-	bool interrupt_sent;
+	uint64_t resumed_us;            /* wall clock of the resume */
+	uint64_t next_check_us;         /* wall clock of the next look */
+	uint64_t cpu_at_resume_ns;      /* process CPU clock; 0: not read */
+	uint64_t cpu_at_check_ns;       /* at the last look */
+	uint64_t slice_budget_ns;       /* CPU time before the next probe */
+	bool interrupt_pending;         /* PTRACE_INTERRUPT sent, its stop
+					 * not seen yet */
+	enum sc_probe probe;
+	uint64_t probe_pc;              /* the probe breakpoint */
+	bool probe_bp_planted;
+	size_t nprobe_hashes;
+	uint64_t probe_hashes[64];      /* states seen at probe_pc */
+	uint64_t preempt_regs[SC_PREEMPT_REGS]; /* of a budget preemption */
+	/* Replay (preempt_replay.c): where to stop it, and how far it is. */
+	struct sc_preempt_target target;
+	uint64_t sample_regs[SC_PREEMPT_REGS];  /* first hit of a sample */
+	int sample_hits;
+	bool have_estimate;
+	uint64_t hits_left;             /* estimated hits to the target */
+	uint64_t estimate_cpu_ns;       /* CPU clock at that estimate */
+	uint64_t scan_hits;             /* hits since the scan began */
+	uint64_t scan_limit;
+	uint64_t late_ns;               /* worst overrun of a free run */
 	/* A released syscall gets a short window to return before the thread
 	 * counts as blocked in the kernel: quick calls (a write to a file)
 	 * then stay deterministic steps. */
+	uint64_t release_step;          /* e->step when it was released */
 	bool released;                  /* in a released syscall: its exit
 					 * stop is an event (or the end of
 					 * the quick window) */
@@ -182,6 +216,12 @@ struct sc_engine {
 	uint64_t fault_pc;
 	uint64_t fault_addr;
 	char fault_where[512];
+
+	/* Tracer and target share one CPU (cfg->cpu); a replay's free run
+	 * lifts that for the supervisor, whose wake-up would otherwise wait
+	 * for the target's scheduler slice (preempt_replay.c). */
+	bool pinned, unpinned;
+	cpu_set_t unpinned_cpus;
 
 	bool finished;                  /* verdict decided */
 	bool no_emulation;              /* SCHEDCTL_NO_EMULATION: always single-step */
@@ -343,6 +383,38 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status);
  * Returns 1 when something was dispatched, 0 on timeout. */
 int sc_wait_any(struct sc_engine *e, uint64_t timeout_us);
 void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request);
+void sc_become_ready(struct sc_engine *e, struct sc_thread *t);
+void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig);
+/* Is a controlled thread other than t able to run now (ready, or a timed
+ * waiter that could time out)? */
+bool sc_other_can_run(struct sc_engine *e, const struct sc_thread *t);
+
+/* ---- preempt.c ---- */
+void sc_preempt_state_words(const struct sc_thread *t,
+			    uint64_t w[SC_PREEMPT_REGS]);
+uint64_t sc_preempt_state_hash(struct sc_thread *t);
+uint64_t sc_preempt_full_hash(struct sc_thread *t, uint64_t regs_hash);
+bool sc_preempt_seen_before(struct sc_thread *t, uint64_t full, bool *full_up);
+int sc_preempt_plant_bp(struct sc_thread *t, uint64_t pc);
+void sc_preempt_remove_bp(struct sc_thread *t);
+uint64_t sc_preempt_cpu_used(struct sc_thread *t);
+void sc_preempt_here(struct sc_engine *e, struct sc_thread *t,
+		     uint64_t state, uint8_t flags);
+void sc_preempt_go_on(struct sc_engine *e, struct sc_thread *t);
+/* ---- preempt_replay.c ---- */
+void sc_preempt_replay_sample(struct sc_engine *e, struct sc_thread *t);
+void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t);
+uint64_t sc_process_cpu_ns(pid_t pid);
+void sc_preempt_probe_begin(struct sc_thread *t, enum sc_probe why);
+void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t);
+void sc_preempt_cancel(struct sc_thread *t);
+/* A hit of a thread's probe breakpoint (rip rewound to it): true when
+ * handled. */
+bool sc_preempt_on_breakpoint(struct sc_engine *e, struct sc_thread *t,
+			      uint64_t addr);
+/* A PTRACE_EVENT_STOP of a thread we interrupted: true when handled. */
+bool sc_preempt_on_interrupt(struct sc_engine *e, struct sc_thread *t);
+bool sc_is_restart(const struct user_regs_struct *r);
 
 /* ---- schedule.c ---- */
 void sc_schedule_one(struct sc_engine *e);

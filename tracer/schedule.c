@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "internal.h"
@@ -40,12 +42,32 @@ void sc_emit_event(struct sc_engine *e, struct sc_event *ev)
 		e->cfg->policy->executed(e->cfg->policy->ctx, ev);
 }
 
+/* Is the fd of this read or write a regular file, a directory or a
+ * block device?  Those calls end by themselves whatever the other threads
+ * do, so waiting for them keeps the schedule free of their timing. */
+static bool on_plain_file(const struct sc_thread *t, const struct sc_event *ev)
+{
+	char path[64];
+	struct stat st;
+
+	if (ev->access != SC_ACC_READ && ev->access != SC_ACC_WRITE)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)t->proc->pid,
+		 (int)ev->object);
+	return stat(path, &st) == 0 && (S_ISREG(st.st_mode) ||
+					S_ISDIR(st.st_mode) ||
+					S_ISBLK(st.st_mode));
+}
+
 /* Release t into the kernel for a possibly blocking syscall. */
 static void release(struct sc_engine *e, struct sc_thread *t,
 		    const struct sc_event *ev)
 {
 	const struct sc_policy *pol = e->cfg->policy;
 	int mode = pol->release ? pol->release(pol->ctx, ev) : SC_RELEASE_AUTO;
+
+	if (mode == SC_RELEASE_AUTO && !pol->no_slices && on_plain_file(t, ev))
+		mode = SC_RELEASE_AWAIT;
 
 	sc_start_running(e, t, PTRACE_SYSCALL);
 	if (mode == SC_RELEASE_AWAIT) {
@@ -190,6 +212,32 @@ static void wait_for_kernel(struct sc_engine *e)
 	sc_wait_any(e, left);
 }
 
+/* A pending event that only timing made: a preemption, or the return of
+ * a released syscall that went to the kernel. */
+static bool timing_event(const struct sc_thread *t)
+{
+	return t->state == TH_READY && (t->next.kind == SC_EV_PREEMPT ||
+					t->next.kind == SC_EV_SYSCALL_RETURN);
+}
+
+/* Let t go on from a timing event without a step: nothing could have run
+ * instead of it, so the event would change nothing. */
+static void go_on(struct sc_engine *e, struct sc_thread *t)
+{
+	sc_start_running(e, t, PTRACE_CONT);
+}
+
+/* t's timing event is the only thing that can happen now.  A preemption
+ * then changes nothing; so does the return of a syscall during which no
+ * other thread did anything (had they, its place among their events would
+ * matter, and replay must know it). */
+static bool absorbable(const struct sc_engine *e, const struct sc_thread *t)
+{
+	if (t->next.kind == SC_EV_PREEMPT)
+		return true;
+	return e->step == t->release_step;
+}
+
 void sc_schedule_one(struct sc_engine *e)
 {
 	size_t n = 0, nen = 0;
@@ -217,10 +265,19 @@ void sc_schedule_one(struct sc_engine *e)
 		n++;
 	}
 	bool in_kernel = any_in_kernel(e);
+	/* Threads that were preempted in a spin loop wait for another one
+	 * too: virtual time may pass for them as when nothing can run. */
+	size_t nspin = 0;
+	for (size_t i = 0; i < nen; i++) {
+		const struct sc_event *nx = &e->view_threads[e->view_enabled[i]].next;
+		if (nx->kind == SC_EV_PREEMPT &&
+		    (nx->preempt_flags & SC_PREEMPT_SPIN))
+			nspin++;
+	}
 	/* Timed waits time out only when nothing else can run (virtual
 	 * time), or whenever the policy likes with eager timeouts. */
-	if (nen == 0 || eager) {
-		bool lazy_ok = nen == 0 && !in_kernel;
+	if (nen == nspin || eager) {
+		bool lazy_ok = nen == nspin && !in_kernel;
 		for (size_t i = 0; i < n; i++) {
 			struct sc_thread_view *v = &e->view_threads[i];
 			if (!v->timed || !(eager || lazy_ok))
@@ -245,6 +302,15 @@ void sc_schedule_one(struct sc_engine *e)
 		return;
 	}
 
+	if (nen == 1) {
+		struct sc_thread *only = e->view_map[e->view_enabled[0]];
+		if (only->state == TH_READY && timing_event(only) &&
+		    absorbable(e, only)) {
+			go_on(e, only);
+			return;
+		}
+	}
+
 	struct sc_sched_view view = { .step = e->step, .nthreads = n,
 		.threads = e->view_threads, .nenabled = nen,
 		.enabled = e->view_enabled };
@@ -257,6 +323,16 @@ void sc_schedule_one(struct sc_engine *e)
 		}
 		sc_engine_abort(e, "the schedule waits for a thread in a "
 				   "system call, but none is");
+		return;
+	}
+	if (idx <= SC_PICK_GO_ON_BASE) {
+		size_t i = (size_t)(SC_PICK_GO_ON_BASE - idx);
+		if (i < n && timing_event(e->view_map[i])) {
+			go_on(e, e->view_map[i]);
+			return;
+		}
+		sc_engine_abort(e, "the policy let a thread go on that has no "
+				   "preemption or syscall return pending");
 		return;
 	}
 	if (idx < 0 || (size_t)idx >= n || !e->view_threads[idx].enabled) {

@@ -15,6 +15,11 @@
 
 struct replay_ctx {
 	const struct sc_trace *t;
+	/* Per thread, the indexes of its events in order: "the next event
+	 * of thread T after step s" is a binary search. */
+	size_t **by_thread;
+	size_t *nby_thread;
+	uint32_t nthreads;
 	uint64_t base;          /* step of events[0] */
 	size_t cur;             /* index of the event picked last, or NO_EVENT */
 	bool *consumed;         /* per entry of cur's woken list */
@@ -49,24 +54,60 @@ static const uint32_t *woken_of(const struct replay_ctx *c,
 	return c->t->wake_pool + e->woken_offset;
 }
 
-/* "blocked in futex_wait 0x4040c0" and the like, for error messages. */
+/* What a recorded or pending event is, in the user's words. */
+static void event_words(uint16_t kind, uint64_t object, char *buf, size_t len)
+{
+	switch (kind) {
+	case SC_EV_PREEMPT:
+		snprintf(buf, len, "be preempted by the time slice");
+		return;
+	case SC_EV_SYSCALL_RETURN:
+		snprintf(buf, len, "return from a system call");
+		return;
+	case SC_EV_SYSCALL_BLOCKING:
+		snprintf(buf, len, "make a system call (fd %" PRIu64 ")", object);
+		return;
+	case SC_EV_THREAD_START:
+		snprintf(buf, len, "start");
+		return;
+	case SC_EV_PROCESS_EXIT:
+		snprintf(buf, len, "exit the process");
+		return;
+	default:
+		snprintf(buf, len, "%s 0x%" PRIx64, sc_event_kind_name(kind),
+			 object);
+		return;
+	}
+}
+
+/* Where the thread is now, in the user's words. */
 static void describe(const struct sc_thread_view *tv, char *buf, size_t len)
 {
-	const char *kind = sc_event_kind_name(tv->next.kind);
+	char what[160];
 
 	switch (tv->state) {
 	case SC_TS_BLOCKED:
-		snprintf(buf, len, "blocked in %s 0x%" PRIx64, kind,
-			 tv->next.object);
+		event_words(tv->next.kind, tv->next.object, what, sizeof(what));
+		snprintf(buf, len, "is blocked in %s", what);
 		return;
 	case SC_TS_IN_KERNEL:
-		snprintf(buf, len, "inside a system call");
+		snprintf(buf, len, "is inside a system call");
 		return;
 	case SC_TS_READY:
 		break;
 	}
-	snprintf(buf, len, "%sabout to %s 0x%" PRIx64,
-		 tv->enabled ? "" : "not enabled, ", kind, tv->next.object);
+	if (tv->next.kind == SC_EV_PREEMPT) {
+		snprintf(buf, len, "was interrupted by the time slice at pc 0x%"
+			 PRIx64, tv->next.pc);
+		return;
+	}
+	if (tv->next.kind == SC_EV_SYSCALL_RETURN) {
+		snprintf(buf, len, "has returned from a system call");
+		return;
+	}
+	event_words(tv->next.kind, tv->next.object, what, sizeof(what));
+	snprintf(buf, len, "is %sabout to %s", tv->enabled ? ""
+		 : "not enabled, ", what);
 }
 
 static const struct sc_thread_view *find_thread(const struct sc_sched_view *v,
@@ -130,13 +171,27 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 	}
 	if (tv && tv->state == SC_TS_IN_KERNEL)
 		return SC_PICK_WAIT;
+	/* A preemption or a syscall return that the recording does not
+	 * hold: timing, not a step; the thread goes on to its event. */
+	if (tv && tv->state == SC_TS_READY &&
+	    (tv->next.kind == SC_EV_PREEMPT ||
+	     tv->next.kind == SC_EV_SYSCALL_RETURN) && tv->next.kind != e->kind)
+		return SC_PICK_GO_ON(i);
 	if (tv)
 		describe(tv, what, sizeof(what));
 	else
-		snprintf(what, sizeof(what), "not a live thread");
-	diverge(c, s, "step %" PRIu64 ": expected T%u %s 0x%" PRIx64
-		", but T%u is %s", s, e->thread,
-		sc_event_kind_name(e->kind), e->object, e->thread, what);
+		snprintf(what, sizeof(what), "does not exist (it has exited "
+			 "or was never created)");
+	char want[160];
+	event_words(e->kind, e->object, want, sizeof(want));
+	if (e->kind == SC_EV_PREEMPT && e->state)
+		diverge(c, s, "step %" PRIu64 ": T%u should have been preempted "
+			"at pc 0x%" PRIx64 " (%s) but it %s", s, e->thread,
+			e->pc, e->preempt_flags & SC_PREEMPT_SPIN ? "a spin loop"
+			: "a long computation", what);
+	else
+		diverge(c, s, "step %" PRIu64 ": T%u was to %s, but it %s", s,
+			e->thread, want, what);
 	return SC_PICK_ABORT;
 }
 
@@ -175,44 +230,78 @@ static size_t replay_pick_wake(void *ctx, const struct sc_event *waker,
 	return n;
 }
 
+/* The index of the first event of `thread` after step `step`, or
+ * NO_EVENT. */
+static size_t next_event_of(const struct replay_ctx *c, uint64_t step,
+			    uint32_t thread)
+{
+	if (thread >= c->nthreads || step < c->base)
+		return NO_EVENT;
+	const size_t *v = c->by_thread[thread];
+	size_t lo = 0, hi = c->nby_thread[thread];
+	size_t from = (size_t)(step - c->base) + 1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nby_thread[thread] ? v[lo] : NO_EVENT;
+}
+
 /* A released syscall: did it come back as its own event in the recording
  * (the others ran meanwhile), or was it a plain step?  Follow the trace,
  * not this run's timing. */
 static int replay_release(void *ctx, const struct sc_event *ev)
 {
 	struct replay_ctx *c = ctx;
-	const struct sc_trace *t = c->t;
+	size_t i = next_event_of(c, ev->step, ev->thread);
 
 	if (ev->step < c->base)
 		return SC_RELEASE_AUTO;
-	for (size_t i = (size_t)(ev->step - c->base) + 1; i < t->nevents; i++) {
-		if (t->events[i].thread != ev->thread)
-			continue;
-		return t->events[i].kind == SC_EV_SYSCALL_RETURN ?
-		       SC_RELEASE_NOW : SC_RELEASE_AWAIT;
-	}
-	return SC_RELEASE_AWAIT;
+	return i != NO_EVENT && c->t->events[i].kind == SC_EV_SYSCALL_RETURN
+	       ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
 }
 
-/* Preemptions are time based: when the recording shows that `thread`'s
- * next event was a preemption, give it a short slice so that a spinning
- * thread is preempted again rather than running on into a later event. */
+/* Traces without preemption states (before format 1.1) only say that
+ * the thread was preempted: give it a short slice of CPU time so that a
+ * spinning thread is preempted again rather than running on into a
+ * later event. */
 #define REPLAY_PREEMPT_SLICE_US 100
 
 static uint32_t replay_slice(void *ctx, uint64_t step, uint32_t thread)
 {
 	struct replay_ctx *c = ctx;
-	const struct sc_trace *t = c->t;
+	size_t i = next_event_of(c, step, thread);
 
-	if (step < c->base)
-		return 0;
-	for (size_t i = (size_t)(step - c->base) + 1; i < t->nevents; i++) {
-		if (t->events[i].thread != thread)
-			continue;
-		return t->events[i].kind == SC_EV_PREEMPT ?
-		       REPLAY_PREEMPT_SLICE_US : 0;
+	return i != NO_EVENT && c->t->events[i].kind == SC_EV_PREEMPT &&
+	       !c->t->events[i].state ? REPLAY_PREEMPT_SLICE_US : 0;
+}
+
+/* The recorded preemption that ends the thread's next stretch, if any:
+ * the engine stops it at the same pc and state. */
+static bool replay_preempt_target(void *ctx, uint64_t step, uint32_t thread,
+				  struct sc_preempt_target *target)
+{
+	struct replay_ctx *c = ctx;
+	size_t i = next_event_of(c, step, thread);
+
+	if (i == NO_EVENT || c->t->events[i].kind != SC_EV_PREEMPT ||
+	    !c->t->events[i].state)
+		return false;
+	const struct sc_trace_event *e = &c->t->events[i];
+	*target = (struct sc_preempt_target){ .pc = e->pc, .state = e->state,
+		.cpu_ns = e->cpu_ns, .preempt_flags = e->preempt_flags };
+	if (e->has_regs && c->t->regs_pool &&
+	    e->regs_offset <= c->t->nregs_pool &&
+	    c->t->nregs_pool - e->regs_offset >= SC_PREEMPT_REGS) {
+		target->has_regs = true;
+		memcpy(target->regs, c->t->regs_pool + e->regs_offset,
+		       sizeof(target->regs));
 	}
-	return 0;
+	return true;
 }
 
 static const char *replay_error(void *ctx)
@@ -220,6 +309,48 @@ static const char *replay_error(void *ctx)
 	struct replay_ctx *c = ctx;
 
 	return c->diverged_at >= 0 ? c->err : NULL;
+}
+
+static void free_ctx(struct replay_ctx *c)
+{
+	if (!c)
+		return;
+	for (uint32_t i = 0; i < c->nthreads; i++)
+		free(c->by_thread[i]);
+	free(c->by_thread);
+	free(c->nby_thread);
+	free(c->consumed);
+	free(c);
+}
+
+static int index_threads(struct replay_ctx *c, const struct sc_trace *t)
+{
+	uint32_t n = 0;
+
+	for (size_t i = 0; i < t->nevents; i++)
+		if (t->events[i].thread >= n)
+			n = t->events[i].thread + 1;
+	if (n > (1u << 20))
+		return -1;      /* no run has a million threads */
+	c->by_thread = calloc(n ? n : 1, sizeof(*c->by_thread));
+	c->nby_thread = calloc(n ? n : 1, sizeof(*c->nby_thread));
+	if (!c->by_thread || !c->nby_thread)
+		return -1;
+	c->nthreads = n;
+	for (size_t i = 0; i < t->nevents; i++)
+		c->nby_thread[t->events[i].thread]++;
+	for (uint32_t k = 0; k < n; k++) {
+		c->by_thread[k] = malloc((c->nby_thread[k] ? c->nby_thread[k]
+							   : 1) * sizeof(size_t));
+		if (!c->by_thread[k])
+			return -1;
+		c->nby_thread[k] = 0;
+	}
+	for (size_t i = 0; i < t->nevents; i++) {
+		uint32_t k = t->events[i].thread;
+		c->by_thread[k][c->nby_thread[k]++] = i;
+	}
+	return 0;
 }
 
 int sc_replay_create(const struct sc_trace *t, struct sc_policy *out,
@@ -243,8 +374,8 @@ int sc_replay_create(const struct sc_trace *t, struct sc_policy *out,
 	c = calloc(1, sizeof(*c));
 	if (c)
 		c->consumed = calloc(max_woken, sizeof(*c->consumed));
-	if (!c || !c->consumed) {
-		free(c);
+	if (!c || !c->consumed || index_threads(c, t) < 0) {
+		free_ctx(c);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -259,6 +390,8 @@ int sc_replay_create(const struct sc_trace *t, struct sc_policy *out,
 		.pick_wake = replay_pick_wake,
 		.release = replay_release,
 		.slice = replay_slice,
+		.preempt_target = replay_preempt_target,
+		.no_slices = true,
 		.error = replay_error,
 	};
 	return 0;
@@ -268,10 +401,7 @@ void sc_replay_destroy(struct sc_policy *p)
 {
 	struct replay_ctx *c = p->ctx;
 
-	if (c) {
-		free(c->consumed);
-		free(c);
-	}
+	free_ctx(c);
 	p->ctx = NULL;
 }
 

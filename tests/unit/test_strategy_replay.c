@@ -136,14 +136,11 @@ static void test_divergences(void)
 	char err[256];
 
 	expect_divergence(SC_TS_READY, SC_EV_COND_WAIT, 0x300,
-			  "step 0: expected T0 mutex_lock 0x100, but T0 is "
+			  "step 0: T0 was to mutex_lock 0x100, but it is "
 			  "about to cond_wait 0x300", "other event");
 	expect_divergence(SC_TS_BLOCKED, SC_EV_FUTEX_WAIT, 0x400,
-			  "step 0: expected T0 mutex_lock 0x100, but T0 is "
+			  "step 0: T0 was to mutex_lock 0x100, but it is "
 			  "blocked in futex_wait 0x400", "blocked thread");
-	expect_divergence(SC_TS_READY, SC_EV_PREEMPT, 0,
-			  "step 0: expected T0 mutex_lock 0x100, but T0 is "
-			  "about to preempt 0x0", "preemption");
 
 	/* A wake whose recorded thread is not waiting now. */
 	make_trace(&t);
@@ -170,9 +167,64 @@ static void test_divergences(void)
 	   "wake list out of range: %s", err);
 }
 
+/* Timing the recording does not hold is no step: a pending preemption or
+ * syscall return of the recorded thread lets it go on.  A recorded
+ * preemption with a state is a target for the engine. */
+static void test_timing(void)
+{
+	static struct sc_trace_event pre[] = {
+		{ .step = 0, .thread = 0, .kind = SC_EV_MUTEX_LOCK, .object = 0x100 },
+		{ .step = 1, .thread = 1, .kind = SC_EV_PREEMPT, .pc = 0x4010,
+		  .state = 0xabc, .cpu_ns = 5000, .preempt_flags = SC_PREEMPT_SPIN },
+		{ .step = 2, .thread = 0, .kind = SC_EV_MUTEX_UNLOCK, .object = 0x100 },
+	};
+	struct sc_trace t;
+	struct sc_policy p;
+	struct view_buf v;
+	struct sc_preempt_target tgt;
+	char err[256];
+
+	memset(&t, 0, sizeof(t));
+	t.events = pre;
+	t.nevents = 3;
+	t.has_footer = true;
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	ok(p.no_slices, "replay runs without time slices");
+	view_start(&v, 0);
+	view_add(&v, SC_TS_READY, SC_EV_PREEMPT, 0);
+	view_add(&v, SC_TS_READY, SC_EV_THREAD_START, 0);
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_GO_ON(0),
+	       "T0 interrupted, recorded mutex_lock: it goes on");
+	view_start(&v, 0);
+	view_add(&v, SC_TS_READY, SC_EV_SYSCALL_RETURN, 0);
+	view_add(&v, SC_TS_READY, SC_EV_THREAD_START, 0);
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_GO_ON(0),
+	       "T0 back from a syscall, recorded mutex_lock: it goes on");
+	ok(p.preempt_target(p.ctx, 0, 1, &tgt) && tgt.pc == 0x4010 &&
+	   tgt.state == 0xabc && tgt.preempt_flags == SC_PREEMPT_SPIN,
+	   "T1's next recorded event is a preemption: its pc and state");
+	ok(!p.preempt_target(p.ctx, 0, 0, &tgt),
+	   "T0's next recorded event is no preemption: no target");
+	view_start(&v, 0);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_LOCK, 0x100);
+	view_add(&v, SC_TS_READY, SC_EV_THREAD_START, 0);
+	is_int(p.pick(p.ctx, &v.view), 0, "step 0: T0");
+	view_start(&v, 1);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_UNLOCK, 0x100);
+	view_add(&v, SC_TS_READY, SC_EV_MUTEX_LOCK, 0x100);
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_ABORT,
+	       "T1 reached a lock instead of its preemption: abort");
+	is_str(p.error(p.ctx), "step 1: T1 should have been preempted at pc "
+	       "0x4010 (a spin loop) but it is about to mutex_lock 0x100",
+	       "the message says where it should have stopped");
+	sc_replay_destroy(&p);
+}
+
 int main(void)
 {
 	test_follow();
 	test_divergences();
+	test_timing();
 	return done_testing();
 }

@@ -1,0 +1,227 @@
+/* preempt_replay.c - replay stops a thread where the recording preempted
+ * it: at the first hit of the recorded pc with the recorded state.
+ *
+ * A spin is found at once: its loop reaches the recorded state on its
+ * first turn (or, when a register holds a byte that differs from run to
+ * run, its state repeats, which is as good).
+ *
+ * A computation ran for tens of milliseconds before it was preempted, and
+ * a breakpoint hit costs about 20 us, so scanning every hit of a tight
+ * loop would take minutes.  Instead the thread runs freely part of the
+ * way, then two hits of the pc show which registers count the loop (a
+ * register that changed by d between them and whose recorded value is a
+ * whole number k of such steps ahead): k is how many hits are left.  Two
+ * such estimates a known CPU time apart give the speed, the thread runs
+ * freely for half the time that is left, and so on, until few hits are
+ * left; those are scanned one by one.  A loop without such a counter is
+ * scanned all the way (slow, but exact).
+ *
+ * The CPU clock of a thread of another process advances only at the
+ * scheduler's tick (4 ms at HZ=250), so free runs stop late by up to a
+ * tick; what is left is scanned.  In a loop of a few nanoseconds per turn
+ * that is millions of hits: such budget preemptions replay exactly but
+ * slowly (minutes).  They are rare: a computation is preempted only after
+ * 250 slices of CPU time (preempt.c).
+ */
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "internal.h"
+
+/* The first free run is this share (in 1/100) of the recorded CPU time:
+ * CPU time per instruction varies by a few tens of percent between a
+ * quiet and a loaded machine. */
+#define FIRST_FREE_PERCENT 50
+/* Later free runs cover this share of the estimated time left. */
+#define NEXT_FREE_PERCENT 50
+/* Free runs shorter than this are not worth it (the supervisor looks
+ * at the CPU clock about every 50 us): scan instead. */
+#define MIN_FREE_NS 300000u
+/* Without an estimate of the speed yet, a free run of this much. */
+#define PROBE_FREE_NS 1000000u
+/* Scan at most this many hits past the estimate before sampling again. */
+#define SCAN_SLACK 64
+
+/* While the target runs freely the supervisor sleeps; pinned to the
+ * target's CPU it would wake up only when the scheduler preempts the
+ * target, milliseconds late.  Let it wake up on any CPU meanwhile. */
+static void unpin(struct sc_engine *e)
+{
+	if (e->pinned && !e->unpinned &&
+	    sched_setaffinity(0, sizeof(e->unpinned_cpus),
+			      &e->unpinned_cpus) == 0)
+		e->unpinned = true;
+}
+
+static void repin(struct sc_engine *e)
+{
+	cpu_set_t one;
+
+	if (!e->unpinned)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(e->cfg->cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) == 0)
+		e->unpinned = false;
+}
+
+static void start_free_run(struct sc_engine *e, struct sc_thread *t,
+			   uint64_t free_ns)
+{
+	unpin(e);
+	sc_preempt_remove_bp(t);
+	t->probe = PROBE_REPLAY_FREE;
+	t->cpu_at_resume_ns = sc_process_cpu_ns(t->proc->pid);
+	t->slice_budget_ns = free_ns;
+	t->next_check_us = sc_now_us() + free_ns / 1000u;
+}
+
+static void start_scan(struct sc_thread *t, uint64_t limit)
+{
+	t->probe = PROBE_REPLAY_SCAN;
+	t->nprobe_hashes = 0;
+	t->scan_hits = 0;
+	t->scan_limit = limit;
+}
+
+void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t)
+{
+	uint64_t free_ns = t->target.cpu_ns / 100u * FIRST_FREE_PERCENT;
+
+	t->have_estimate = false;
+	t->sample_hits = 0;
+	t->late_ns = 0;
+	if ((t->target.preempt_flags & SC_PREEMPT_BUDGET) &&
+	    free_ns >= MIN_FREE_NS) {
+		start_free_run(e, t, free_ns);
+		return;
+	}
+	if (sc_preempt_plant_bp(t, t->target.pc) != 0)
+		t->probe = PROBE_NONE;
+	else if (t->target.has_regs)
+		t->probe = PROBE_REPLAY_SAMPLE;
+	else
+		start_scan(t, UINT64_MAX);
+}
+
+/* The free run is over (t stopped for our interrupt): put the breakpoint
+ * back and look at the next two hits. */
+void sc_preempt_replay_sample(struct sc_engine *e, struct sc_thread *t)
+{
+	uint64_t used = sc_preempt_cpu_used(t);
+
+	repin(e);
+	/* How late the supervisor stopped it: later free runs keep twice
+	 * that much short of the estimate. */
+	if (used > t->slice_budget_ns && used - t->slice_budget_ns > t->late_ns)
+		t->late_ns = used - t->slice_budget_ns;
+	sc_regs_fetch(t);
+	t->sample_hits = 0;
+	t->nprobe_hashes = 0;
+	t->probe = sc_preempt_plant_bp(t, t->target.pc) == 0
+		   ? PROBE_REPLAY_SAMPLE : PROBE_NONE;
+	sc_resume(t, PTRACE_CONT);
+}
+
+/* Hits of the pc left until the recorded registers, from two consecutive
+ * hits a and b: a register that went from a to b by d and whose recorded
+ * value is b + k d votes for k; the k with the most votes wins (a loop
+ * counter and a pointer stepping through an array agree), the smaller on
+ * a tie.  Not rip, the flags or fs_base.  False when no register counts
+ * like that. */
+static bool hits_left(const uint64_t *a, const uint64_t *b,
+		      const uint64_t *want, uint64_t *k)
+{
+	uint64_t q[SC_PREEMPT_REGS];
+	int nq = 0, best_votes = 0;
+
+	*k = UINT64_MAX;
+	for (int r = 0; r < SC_PREEMPT_REGS; r++) {
+		if (r == 15 || r == 16 || r == 18)
+			continue;
+		int64_t d = (int64_t)(b[r] - a[r]);
+		int64_t diff = (int64_t)(want[r] - b[r]);
+
+		if (d == 0 || diff == 0 || (d == -1 && diff == INT64_MIN) ||
+		    diff % d != 0 || diff / d < 0)
+			continue;
+		q[nq++] = (uint64_t)(diff / d);
+	}
+	for (int i = 0; i < nq; i++) {
+		int votes = 0;
+		for (int j = 0; j < nq; j++)
+			votes += q[j] == q[i];
+		if (votes > best_votes || (votes == best_votes && q[i] < *k)) {
+			best_votes = votes;
+			*k = q[i];
+		}
+	}
+	return nq > 0;
+}
+
+/* Two hits of a sample seen: how far is the target, and how to get
+ * there. */
+static void plan_from_sample(struct sc_engine *e, struct sc_thread *t,
+			     const uint64_t *now_regs)
+{
+	uint64_t k, cpu = sc_process_cpu_ns(t->proc->pid);
+
+	if (!hits_left(t->sample_regs, now_regs, t->target.regs, &k)) {
+		start_scan(t, UINT64_MAX);      /* no counter: scan it all */
+		return;
+	}
+	uint64_t free_ns = PROBE_FREE_NS;
+	if (t->have_estimate && t->hits_left > k && cpu > t->estimate_cpu_ns) {
+		double per_ns = (double)(t->hits_left - k) /
+				(double)(cpu - t->estimate_cpu_ns);
+		double left_ns = (double)k / per_ns;
+		double run_ns = left_ns / 100.0 * NEXT_FREE_PERCENT -
+				2.0 * (double)t->late_ns;
+		free_ns = run_ns > 0 ? (uint64_t)run_ns : 0;
+	} else if (t->have_estimate) {
+		start_scan(t, k + SCAN_SLACK);   /* no progress measured */
+		return;
+	}
+	t->have_estimate = true;
+	t->hits_left = k;
+	t->estimate_cpu_ns = cpu;
+	if (free_ns < MIN_FREE_NS || k <= SCAN_SLACK) {
+		start_scan(t, k + SCAN_SLACK);
+		return;
+	}
+	start_free_run(e, t, free_ns);
+}
+
+void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t)
+{
+	uint64_t h = sc_preempt_state_hash(t);
+	bool full_up = false, spin = t->target.preempt_flags & SC_PREEMPT_SPIN;
+
+	if (h == t->target.state ||
+	    (spin && sc_preempt_seen_before(t, sc_preempt_full_hash(t, h),
+					    &full_up))) {
+		sc_preempt_here(e, t, h, t->target.preempt_flags);
+		return;
+	}
+	if (full_up)
+		t->nprobe_hashes = 0;
+	if (t->probe == PROBE_REPLAY_SAMPLE && t->target.has_regs) {
+		uint64_t regs[SC_PREEMPT_REGS];
+		sc_preempt_state_words(t, regs);
+		if (t->sample_hits++ == 0)
+			memcpy(t->sample_regs, regs, sizeof(regs));
+		else
+			plan_from_sample(e, t, regs);
+	} else if (t->probe == PROBE_REPLAY_SAMPLE) {
+		start_scan(t, UINT64_MAX);
+	} else if (++t->scan_hits > t->scan_limit && t->target.has_regs) {
+		/* Past the estimate: the counter was not the loop's own
+		 * (nested loops); look again. */
+		t->probe = PROBE_REPLAY_SAMPLE;
+		t->sample_hits = 0;
+		t->have_estimate = false;
+	}
+	sc_preempt_go_on(e, t);
+}
