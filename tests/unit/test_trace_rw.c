@@ -509,7 +509,7 @@ static void test_json(void)
 		"\"seed\":18446744073709551361,\"base_seed\":12345,"
 		"\"run_index\":7,\"granularity\":\"sync\"",
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
-		"\"eager_timeouts\":true}",
+		"\"eager_timeouts\":true,\"slice_us\":750}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","
 		"\"load_address\":\"0x555555554000\",\"size\":20480}",
 		"\"build_id\":\"\",\"load_address\":\"0x7ffff7dd5000\"",

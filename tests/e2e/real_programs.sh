@@ -1,0 +1,56 @@
+#!/bin/bash
+# real_programs.sh: multithreaded programs from Debian, not our targets,
+# replay exactly: run 1 of pigz, xz -T2 and sort --parallel, replayed
+# ten times each, follows the run every time (exit 0, verdict pass, as many
+# steps as recorded, no divergence).
+# In CI this runs a second time with a busy loop on every CPU, where
+# timing-based schedules used to diverge.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+REPLAYS=10
+# A few hundred kB of text: several compression blocks for pigz and xz,
+# several chunks for sort's threads, and seconds, not minutes, per run.
+input=$SC_WORK/input.txt
+mkdir -p "$SC_WORK"
+seq 1 60000 | awk '{ printf "%08d %s\n", ($1 * 7919) % 100003, $1 }' >"$input"
+
+check_program() {
+	local name=$1 rc ok=0 i trace events got
+	shift
+	if ! command -v "$1" >/dev/null 2>&1; then
+		tap_skip "$name: $1 is not installed"
+		return
+	fi
+	rc=$(sc_launch_json "$SC_TMP/$name.json" -n 1 --seed 11 -- "$@")
+	trace="$(json_get "$SC_TMP/$name.json" 'd["out_dir"]')/run-000001.sctrace"
+	if [ "$rc" -ne 0 ] || [ ! -f "$trace" ]; then
+		tap_not_ok "$name: run 1 passes and leaves a trace (exit $rc)"
+		tap_diag_file "$SC_TMP/$name.json.err" 5
+		return
+	fi
+	events=$(json_get "$SC_TMP/$name.json" 'd["events"]')
+	for i in $(seq "$REPLAYS"); do
+		rc=0
+		sc replay "$trace" --json >"$SC_TMP/$name.r.json" \
+			2>"$SC_TMP/$name.r.err" || rc=$?
+		got="$(json_get "$SC_TMP/$name.r.json" 'd["verdict"]') $(json_get "$SC_TMP/$name.r.json" 'd["steps"]') $(json_get "$SC_TMP/$name.r.json" 'd["diverged_at"]')"
+		if [ "$rc" -eq 0 ] && [ "$got" = "pass $events null" ]; then
+			ok=$((ok + 1))
+		else
+			tap_diag "$name: replay $i: exit $rc, verdict, steps, divergence: $got (recorded: $events steps)"
+			tap_diag_file "$SC_TMP/$name.r.err" 3
+		fi
+	done
+	tap_diag "$name: $events events, replayed $ok/$REPLAYS"
+	tap_is "$ok" "$REPLAYS" "$name: run 1 replays $REPLAYS/$REPLAYS"
+}
+
+check_program pigz pigz -p 2 -c "$input"
+check_program xz xz -T2 -1 -c "$input"
+check_program sort sort --parallel=2 -S 64K "$input"
+
+sc_check_no_leftovers
+tap_done
