@@ -56,11 +56,33 @@ print(json.dumps(v) if isinstance(v, (list, dict)) else v)
 PY
 }
 
-# same GOT WANT DESCRIPTION SHOW: tap_is, and the diagnostic SHOW (the
-# failing run numbers) when they differ.
+# same GOT WANT DESCRIPTION COMMAND...: tap_is, and when they differ the
+# output of COMMAND as a diagnostic.
 same() {
 	tap_is "$1" "$2" "$3"
-	[ "$1" = "$2" ] || tap_diag "$4"
+	[ "$1" = "$2" ] || tap_diag "  $("${@:4}")"
+}
+
+# steps_diff REF OTHER...: the runs whose steps (events) differ between
+# the session of summary REF and those of OTHER (read from the index), to
+# tell a run that learnt differently (its schedule differs: often several
+# runs, by many events) from the engine's timing (a run gains or loses a
+# preemption or a syscall return: one run, an event or two).
+steps_diff() {
+	python3 - "$(find "$SC_STATE" -name sessions.db | head -n 1)" "$@" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+def steps(paths):
+    out = {}
+    for p in paths:
+        sid = json.load(open(p))["session"]
+        out.update(db.execute("select run, steps from runs where session = ?",
+                              (sid,)).fetchall())
+    return out
+a, b = steps(sys.argv[2:3]), steps(sys.argv[3:])
+print(", ".join("run %d: %s vs %s" % (r, a.get(r), b.get(r))
+                for r in sorted(set(a) | set(b)) if a.get(r) != b.get(r)))
+PY
 }
 
 # Per-run part of the bound (what was learnt), without the run counts.
@@ -85,16 +107,18 @@ for spec in random pct pos pos-rw urw surw noise "noise --noise best" speed \
 		hits=$((hits + 1))
 	same "$(json_get "$d.j2.json" "$KEY")" "$j1" \
 		"$name: --jobs 2 finds the same failing runs as --jobs 1" \
-		"--jobs 2: failing runs $(json_get "$d.j2.json" "$RUNS_OF")"
-	tap_is "$(json_get "$d.j2.json" '[d["runs"], d["events"]]')" \
+		json_get "$d.j2.json" "$RUNS_OF"
+	same "$(json_get "$d.j2.json" '[d["runs"], d["events"]]')" \
 		"$(json_get "$d.j1.json" '[d["runs"], d["events"]]')" \
-		"$name: --jobs 2: same runs and events as --jobs 1"
+		"$name: --jobs 2: same runs and events as --jobs 1" \
+		steps_diff "$d.j1.json" "$d.j2.json"
 	same "$(merge "$KEY" "$d.s1.json" "$d.s2.json")" "$j1" \
 		"$name: shards 1/2 + 2/2 find the failing runs of --jobs 1" \
-		"shards: failing runs $(merge "$RUNS_OF" "$d.s1.json" "$d.s2.json")"
-	tap_is "$(merge '[d["runs"], d["events"]]' "$d.s1.json" "$d.s2.json")" \
+		merge "$RUNS_OF" "$d.s1.json" "$d.s2.json"
+	same "$(merge '[d["runs"], d["events"]]' "$d.s1.json" "$d.s2.json")" \
 		"$(json_get "$d.j1.json" '[d["runs"], d["events"]]')" \
-		"$name: shards 1/2 + 2/2: same runs and events as --jobs 1"
+		"$name: shards 1/2 + 2/2: same runs and events as --jobs 1" \
+		steps_diff "$d.j1.json" "$d.s1.json" "$d.s2.json"
 	if [ "$name" = pct ]; then
 		tap_is "$(json_get "$d.j2.json" "$BOUND")" \
 			"$(json_get "$d.j1.json" "$BOUND")" \
