@@ -24,9 +24,10 @@
  *
  * Why P = 10: what the strategies learn saturates within a few runs of a
  * test (the most contested points of a run, the threads, the shared
- * objects and the locations are about the same in every run), while every
- * job of every shard pays up to P runs for it: 10 keeps that under 10% of
- * a default session (100 runs) with 2 jobs.
+ * objects and the locations are about the same in every run), while each
+ * of J jobs (or shards) pays P - P/J silent runs for it, once: with 10, a
+ * default session (100 runs) on 2 jobs runs 10% more runs, a long one
+ * (the point of --jobs and --shard) next to nothing.
  */
 #ifndef SCHEDCTL_PILOT_H
 #define SCHEDCTL_PILOT_H
