@@ -7,7 +7,9 @@
  * its targets to its own CPU.  A job sends one Reply{run} per run to the
  * session over a socketpair; the session puts them back in plan order
  * before it looks at them, so what it reports, stores and counts is the
- * same as with one job.  Run r always uses the seed of run r (seeds.h).
+ * same as with one job.  Run r always uses the seed of run r (seeds.h),
+ * and what the strategy learnt from the session's pilot runs below r,
+ * which each job runs itself (strategy/pilot.h).
  *
  * First bug, deterministically: without --keep-going the session stops at
  * the LOWEST failing run f.  Every run below f is completed (jobs go on

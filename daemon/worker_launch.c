@@ -26,6 +26,7 @@
 #include "session_dir.h"
 #include "store.h"
 #include "strf.h"
+#include "strategy/pilot.h"
 #include "strategy/strategy.h"
 #include "worker.h"
 
@@ -54,6 +55,15 @@ struct launch {
 	uint32_t njobs;
 	/* What the strategy learnt over the runs so far (PCT's k). */
 	struct sc_strategy_session learnt;
+	/* In a job: learnt only from the pilot (pilot.h). */
+	struct sc_pilot pilot;
+	/* In the session: the jobs' learnt points and threads after each
+	 * pilot run 1..pilot_known (LearntStats), and the highest run
+	 * delivered, for a bound that does not depend on --jobs. */
+	uint64_t pilot_points[SC_PILOT_RUNS];
+	uint32_t pilot_threads[SC_PILOT_RUNS];
+	uint32_t pilot_known;
+	uint32_t last_run;
 	char program[4096];             /* resolved argv[0] */
 	char **argv, **envp;
 	uint64_t env_digest;
@@ -87,6 +97,14 @@ static bool is_bug(enum sc_verdict v)
 	return v == SC_VERDICT_CRASH || v == SC_VERDICT_ASSERT ||
 	       v == SC_VERDICT_EXIT || v == SC_VERDICT_DEADLOCK ||
 	       v == SC_VERDICT_HANG;
+}
+
+/* The tool failed, or the run was cancelled: not a verdict on the
+ * program. */
+static bool tool_failed(enum sc_verdict v)
+{
+	return v == SC_VERDICT_ERROR || v == SC_VERDICT_UNKNOWN ||
+	       v == SC_VERDICT_DIVERGED;
 }
 
 /* ---- request checks (exit 2: usage, 3: cannot run) ---- */
@@ -269,8 +287,9 @@ static int open_output(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
-/* Run r.  Returns 0 when the run happened (whatever its verdict) and -1
- * when it could not (L->fatal says why). */
+/* Run r.  f: its files, NULL for a silent pilot run (no trace, output to
+ * /dev/null).  Returns 0 when the run happened (whatever its verdict) and
+ * -1 when it could not (L->fatal says why). */
 static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 		  const struct run_files *f, struct sc_run_result *res)
 {
@@ -281,12 +300,14 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	char why[1024];
 
 	memset(res, 0, sizeof(*res));
-	if (controlled && L->strategy->create(L->params, seed, r, &L->learnt,
-					      &policy, why, sizeof(why)) < 0) {
+	if (controlled &&
+	    L->strategy->create(L->params, seed, r,
+				sc_pilot_session(&L->pilot, r), &policy, why,
+				sizeof(why)) < 0) {
 		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s", r, why);
 		return -1;
 	}
-	if (controlled) {
+	if (controlled && f) {
 		struct sc_trace_header h = {
 			.tool_version = PACKAGE_VERSION,
 			.argv = L->argv,
@@ -316,12 +337,14 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			goto out;
 		}
 	}
-	outfd = open_output(f->out, L->fatal, sizeof(L->fatal));
-	if (outfd < 0)
-		goto out;
-	errfd = open_output(f->err, L->fatal, sizeof(L->fatal));
-	if (errfd < 0)
-		goto out;
+	if (f) {
+		outfd = open_output(f->out, L->fatal, sizeof(L->fatal));
+		if (outfd < 0)
+			goto out;
+		errfd = open_output(f->err, L->fatal, sizeof(L->fatal));
+		if (errfd < 0)
+			goto out;
+	}
 	{
 		struct sc_run_config cfg = {
 			.argv = L->argv,
@@ -360,8 +383,13 @@ out:
 		close(outfd);
 	if (errfd >= 0)
 		close(errfd);
-	if (controlled)
+	if (controlled) {
 		L->strategy->destroy(&policy);
+		/* A run the tool could not finish taught nothing reliable;
+		 * the job stops after it anyway. */
+		if (rc == 0 && !tool_failed(res->verdict))
+			sc_pilot_ran(&L->pilot, r);
+	}
 	return rc;
 }
 
@@ -458,8 +486,7 @@ static bool one_run(struct launch *L, uint32_t r)
 	sc_session_run_path(&L->session, r, "err", f.err, sizeof(f.err));
 	if (do_run(L, r, seed, &f, &res) < 0)
 		return false;
-	if (res.verdict == SC_VERDICT_ERROR || res.verdict == SC_VERDICT_UNKNOWN ||
-	    res.verdict == SC_VERDICT_DIVERGED) {
+	if (tool_failed(res.verdict)) {
 		/* The tool failed, or the run was cancelled: not a bug of
 		 * the program.  Keep its files for a look. */
 		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s%s", r,
@@ -516,6 +543,43 @@ static bool one_run(struct launch *L, uint32_t r)
 	}
 	free_bug(bug);
 	return go_on;
+}
+
+/* Pilot run q, which another job or shard owns and reports: run it only
+ * for what the strategy learns from it (pilot.h).  Not reported, not
+ * counted, no files.  Its verdict does not matter here: if it fails, its
+ * owner says so and the session stops as it would with one job.  Returns
+ * false when the job must stop. */
+static bool silent_run(struct launch *L, uint32_t q)
+{
+	struct sc_run_result res;
+
+	if (do_run(L, q, sc_run_seed(L->base_seed, q), NULL, &res) < 0)
+		return false;
+	if (tool_failed(res.verdict)) {
+		sc_strf(L->fatal, sizeof(L->fatal), "run %u (pilot): %s%s", q,
+			res.message[0] ? res.message
+			: sc_verdict_name(res.verdict),
+			sc_worker_cancel && !sc_worker_client_gone
+			? " (schedctld is shutting down)" : "");
+		return false;
+	}
+	return true;
+}
+
+/* Before run r: the pilot runs below it that this job has not run.  False
+ * when the job must stop. */
+static bool catch_up(struct launch *L, uint32_t r)
+{
+	uint32_t q;
+
+	while ((q = sc_pilot_next_silent(&L->pilot, r)) != 0) {
+		if (sc_worker_cancel || !sc_jobs_may_start(q))
+			return false;
+		if (!silent_run(L, q))
+			return false;
+	}
+	return true;
 }
 
 /* The search's stats as sent; out points into in (nondet_first). */
@@ -578,6 +642,21 @@ static void search_from_proto(const Scctl__SearchStats *in,
 			sizeof(out->bug_points[0]), "%s", in->bug_points[i]);
 }
 
+/* What the session learnt is the state after the pilot runs up to its
+ * last run, as with one job, whatever the jobs ran beyond it before they
+ * stopped.  A search learns in its one job: its stats are the session's. */
+static void learnt_from_pilot(struct launch *L)
+{
+	uint32_t m = L->last_run < L->pilot_known ? L->last_run
+		     : L->pilot_known;
+
+	if (L->strategy->done || m == 0)
+		return;
+	L->learnt.runs = m;
+	L->learnt.max_points = L->pilot_points[m - 1];
+	L->learnt.max_threads = L->pilot_threads[m - 1];
+}
+
 static void send_summary(struct launch *L, double wall)
 {
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
@@ -606,6 +685,7 @@ static void send_summary(struct launch *L, double wall)
 	s.out_dir = L->session.dir;
 	s.has_exit_code = 1;
 	s.exit_code = L->fatal[0] ? 3 : L->failing ? 1 : 0;
+	learnt_from_pilot(L);
 	if (L->strategy->bound && L->strategy->bound(L->params, &L->learnt, &b)) {
 		pb.has_depth = pb.has_threads = pb.has_points = 1;
 		pb.has_per_run = pb.has_bug_free_runs = pb.has_miss = 1;
@@ -771,6 +851,8 @@ static bool deliver_run(void *ctx, const Scctl__Reply *r)
 
 	if (!rr)
 		return true;
+	if (rr->run > L->last_run)
+		L->last_run = rr->run;
 	sc_worker_send(L->conn, r);
 	if (tool_verdict(rr->verdict))
 		return true;    /* not a completed run; the job says why */
@@ -816,10 +898,37 @@ static void discard_run(void *ctx, const Scctl__RunResult *rr)
 	unlink(f.err);
 }
 
+/* A job's learnt state after each pilot run it ran: every job that ran
+ * pilot run q learnt the same from runs 1..q (unless the engine's timing
+ * made a run differ, which the log says). */
+static void merge_pilot(struct launch *L, const Scctl__LearntStats *s)
+{
+	size_t n = s->n_pilot_points < s->n_pilot_threads ? s->n_pilot_points
+		   : s->n_pilot_threads;
+
+	if (n > SC_PILOT_RUNS)
+		n = SC_PILOT_RUNS;
+	for (size_t i = 0; i < n; i++) {
+		if (i < L->pilot_known &&
+		    (L->pilot_points[i] != s->pilot_points[i] ||
+		     L->pilot_threads[i] != s->pilot_threads[i]))
+			sc_log("session %s: pilot run %zu: jobs learnt different "
+			       "points/threads (%" PRIu64 "/%u, %" PRIu64 "/%u)",
+			       L->session.id, i + 1, L->pilot_points[i],
+			       L->pilot_threads[i], s->pilot_points[i],
+			       s->pilot_threads[i]);
+		L->pilot_points[i] = s->pilot_points[i];
+		L->pilot_threads[i] = s->pilot_threads[i];
+	}
+	if (n > L->pilot_known)
+		L->pilot_known = (uint32_t)n;
+}
+
 static void merge_learnt(void *ctx, const Scctl__LearntStats *s)
 {
 	struct launch *L = ctx;
 
+	merge_pilot(L, s);
 	L->learnt.runs += s->runs;
 	if (s->max_points > L->learnt.max_points)
 		L->learnt.max_points = s->max_points;
@@ -846,7 +955,12 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	L->store = NULL;
 	L->conn = fd;
 	L->cpu = cpu;
-	for (size_t p = job; p < L->nplan; p += L->njobs) {
+	if (sc_pilot_init(&L->pilot, &L->learnt, L->runs,
+			  !L->strategy->create || L->strategy->done) < 0)
+		sc_strf(L->fatal, sizeof(L->fatal), "out of memory");
+	for (size_t p = job; p < L->nplan && !L->fatal[0]; p += L->njobs) {
+		if (!catch_up(L, L->plan[p]))
+			break;
 		if (sc_worker_cancel || !sc_jobs_may_start(L->plan[p]))
 			break;
 		if (!one_run(L, L->plan[p]))
@@ -864,6 +978,9 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	ls.runs = L->learnt.runs;
 	ls.max_points = L->learnt.max_points;
 	ls.max_threads = L->learnt.max_threads;
+	ls.n_pilot_points = ls.n_pilot_threads = L->pilot.done;
+	ls.pilot_points = L->pilot.points;
+	ls.pilot_threads = L->pilot.threads;
 	if (L->learnt.search.active) {
 		search_to_proto(&L->learnt.search, &ss, points);
 		ls.search = &ss;
@@ -873,6 +990,7 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	code = L->fatal[0] ? 3 : 0;
 	/* The job ends here (jobs.c _exits): release the search. */
 	sc_strategy_session_free(&L->learnt);
+	sc_pilot_free(&L->pilot);
 	return code;
 }
 

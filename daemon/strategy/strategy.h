@@ -6,10 +6,12 @@
  * and the enabled set, never ptrace.  Each strategy lives in its own file
  * (random.c, pct.c, pos.c...) and is listed in registry.c.
  *
- * Runs of a launch are sequential in one process.  What a strategy learns
- * across them (PCT estimates the length of a run from the runs already
- * done) lives in a struct sc_strategy_session that the launch creates
- * once and hands to every create().
+ * What a strategy learns across the runs of a launch (PCT estimates the
+ * length of a run from the runs already done) lives in a struct
+ * sc_strategy_session handed to every create().  The launch lets it learn
+ * only from the session's first runs, the pilot, and hands later runs a
+ * copy that is thrown away (pilot.h): so a run's schedule depends on its
+ * seed, not on --jobs or --shard.
  */
 #ifndef SCHEDCTL_STRATEGY_H
 #define SCHEDCTL_STRATEGY_H
@@ -74,7 +76,9 @@ struct sc_search_stats {
 struct sc_chess_search;
 
 /* What the runs of one launch taught the strategies so far.  The launch
- * zeroes it once; policies update it while they run (and in destroy()). */
+ * zeroes it once; policies update it while they run (and in destroy()).
+ * A plain value but for chess: pilot.h copies it for the runs after the
+ * pilot. */
 struct sc_strategy_session {
 	uint32_t runs;              /* runs whose policy was destroyed */
 	/* Most scheduling points of one run, counting only the steps where
