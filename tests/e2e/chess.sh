@@ -17,9 +17,9 @@ set -u
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
 sc_setup
 
-# No target here spins: a long slice keeps a loaded machine from adding
-# slice-expiry events that would move the choice points of a prefix.
-SLICE_US=100000
+# The default slice: preemptions depend on the threads' states, never on
+# the machine's load, so a loaded machine adds no events.
+SLICE_US=2000
 CAP=100000
 
 # chess OUT ARGS...: `sc launch --json -s chess ARGS` to OUT (stderr to
