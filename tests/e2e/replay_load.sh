@@ -1,0 +1,195 @@
+#!/bin/bash
+# replay_load.sh: a replay reproduces its run every time, with no retry,
+# whether the machine is idle or busy (tests/run-all.sh runs every e2e
+# test a second time under tests/lib/under-load, a busy loop on every
+# CPU).  Timing must never be a scheduling step, and a recorded
+# preemption must replay at its instruction:
+#  - passing runs recorded once (`launch -n 1`) replay 50 times out of 50
+#    (exit 0, verdict pass, no divergence): /bin/true, long_compute (one
+#    thread computing ~80 ms without a system call), spin_handoff (two
+#    threads spinning without a system call: its trace holds preemptions);
+#  - preempt_compute (two threads computing while the other is runnable)
+#    records preempt events and replays 20 times out of 20;
+#  - a failing run of each buggy target of TARGETS_BUGGY (sync
+#    granularity) and of each TARGETS_MEM target (mem granularity), both
+#    read from tests/Makemodule.am, replays 20 times out of 20 (exit 1,
+#    reproduced).  A TARGETS_MEM program without a bug (po_writers) has
+#    its run 1 replayed instead (exit 0).
+# Each target's count and the distinct divergence messages are printed as
+# diagnostics.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+SEED=1
+RUNS=200
+PASS_REPLAYS=50
+REPLAYS=20
+REPLAY_TIMEOUT=10
+# Strategies tried in turn to find a failing run: random first; the
+# default strategy finds the bugs random almost never hits (deep_order,
+# atomicity_far).
+STRATEGIES="random surw"
+if [ -n "${SC_UNDER_LOAD:-}" ]; then
+	load="under load"
+else
+	load=quiet
+fi
+
+# am_targets VAR: the target names listed in VAR of tests/Makemodule.am.
+am_targets() {
+	awk -v var="$1" '
+		($1 == var && ($2 == "=" || $2 == "+=")) { on = 1; $1 = ""; $2 = "" }
+		on {
+			cont = /\\$/
+			for (i = 1; i <= NF; i++)
+				if ($i != "\\" && $i != "") { sub(".*/", "", $i); print $i }
+			if (!cont) on = 0
+		}' "$top_srcdir/tests/Makemodule.am"
+}
+
+# run1_trace JSON: the trace of run 1 of the launch summary in JSON (the
+# daemon keeps run 1's trace whether it failed or not).
+run1_trace() {
+	local dir
+	dir=$(json_get "$1" 'd["out_dir"]') || return 1
+	printf '%s/run-000001.sctrace\n' "$dir"
+}
+
+# replay_times LABEL TRACE N WANT: replay TRACE N times; each replay must
+# exit 0 with verdict pass and no divergence (WANT=pass), or exit 1 with
+# the recorded bug reproduced (WANT=bug).  One TAP line; the count and
+# each distinct failure (exit, verdict, message) with how often it came
+# as diagnostics.  A replay takes 10-100 ms: --timeout bounds one that
+# hangs (it then fails) so that the test still ends in time.  The JSON
+# is read once at the end, by one python3.
+replay_times() {
+	local label=$1 trace=$2 n=$3 want=$4 i rc dir good
+	if [ -z "$trace" ] || [ ! -f "$trace" ]; then
+		tap_not_ok "$label: replays $n times out of $n (no trace: '$trace')"
+		return
+	fi
+	dir=$(mktemp -d "$SC_TMP/replays.XXXXXX")
+	for i in $(seq "$n"); do
+		rc=0
+		sc replay --timeout "$REPLAY_TIMEOUT" "$trace" --json \
+			>"$dir/$i.json" 2>"$dir/$i.err" || rc=$?
+		echo "$rc" >"$dir/$i.rc"
+	done
+	python3 - "$dir" "$n" "$want" >"$dir/summary" <<'PY'
+import json, os, sys
+from collections import Counter
+d, n, want = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+good, bad = 0, Counter()
+for i in range(1, n + 1):
+    base = os.path.join(d, str(i))
+    rc = int(open(base + ".rc").read())
+    try:
+        r = json.load(open(base + ".json"))
+    except Exception:
+        r = {}
+    if want == "pass":
+        ok = rc == 0 and r.get("verdict") == "pass" and r.get("diverged_at") is None
+    else:
+        ok = rc == 1 and r.get("reproduced") is True
+    if ok:
+        good += 1
+        continue
+    msg = r.get("message")
+    if not msg:
+        err = open(base + ".err", errors="replace").read().splitlines()
+        msg = err[0] if err else ""
+    bad["exit %d, verdict %s: %s" % (rc, r.get("verdict") or "?", msg)] += 1
+print(good)
+for what, count in bad.most_common():
+    print("  %dx %s" % (count, what))
+PY
+	good=$(head -n 1 "$dir/summary")
+	tap_diag "$label: ${good:-?}/$n replays reproduced ($load)"
+	tail -n +2 "$dir/summary" >"$dir/failures"
+	tap_diag_file "$dir/failures" 50
+	tap_is "$good/$n" "$n/$n" "$label: replays $n times out of $n"
+}
+
+# preempts LABEL TRACE: the trace holds preempt events; prints them.
+preempts() {
+	local count
+	count=$(sc export "$2" --format json 2>/dev/null |
+		grep -o '"kind": *"preempt"' | wc -l)
+	tap_diag "$1: $count preempt events in the recorded run ($load)"
+	if [ "$count" -gt 0 ]; then
+		tap_ok "$1: the trace holds preempt events"
+	else
+		tap_not_ok "$1: the trace holds preempt events"
+	fi
+}
+
+# One recorded passing run, replayed N times.
+for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
+	"spin_handoff:$PASS_REPLAYS" "preempt_compute:$REPLAYS"; do
+	name=${spec%%:*}
+	n=${spec#*:}
+	case $name in
+	/*) bin=$name ;;
+	*) bin=$(sc_target "$name") ;;
+	esac
+	label=${name##*/}
+	json=$SC_TMP/$label.json
+	rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" -- "$bin")
+	tap_is "$rc" 0 "$label: launch -n 1 passes"
+	[ "$rc" -eq 0 ] || tap_diag_file "$json.err"
+	trace=$(run1_trace "$json")
+	case $name in
+	spin_handoff | preempt_compute) preempts "$label" "$trace" ;;
+	esac
+	replay_times "$label" "$trace" "$n" pass
+done
+
+# find_bug LABEL BIN ARGS...: a failing run, trying each of STRATEGIES
+# (ARGS are launch options); sets json to the summary of the session that
+# found it, or of the last one.  Fails when none found a bug.
+find_bug() {
+	local label=$1 bin=$2 strategy rc
+	shift 2
+	for strategy in $STRATEGIES; do
+		json=$SC_TMP/$label.$strategy.json
+		rc=$(sc_launch_json "$json" -s "$strategy" -n "$RUNS" --seed "$SEED" \
+			"$@" -- "$bin")
+		if [ "$rc" -eq 1 ]; then
+			tap_diag "$label: -s $strategy finds a bug ($(json_get "$json" 'd["bugs"][0]["kind"]')) at run $(json_get "$json" 'd["first_bug_run"]')"
+			return 0
+		fi
+		tap_diag "$label: -s $strategy: no bug in $RUNS runs (exit $rc)"
+		[ "$rc" -eq 0 ] || tap_diag_file "$json.err" 5
+	done
+	return 1
+}
+
+# Failing runs at sync granularity: each must be found and replayed.
+for name in $(am_targets TARGETS_BUGGY); do
+	if find_bug "$name" "$(sc_target "$name")"; then
+		tap_ok "$name: a failing run within $RUNS runs"
+		replay_times "$name" "$(json_get "$json" 'd["bugs"][0]["trace"]')" \
+			"$REPLAYS" bug
+	else
+		tap_not_ok "$name: a failing run within $RUNS runs"
+		tap_not_ok "$name: replays $REPLAYS times out of $REPLAYS (no failing run)"
+	fi
+done
+
+# At mem granularity: the racy targets' failing runs; a correct one
+# (no bug found) replays its passing run 1 instead.
+for name in $(am_targets TARGETS_MEM); do
+	if find_bug "$name@mem" "$(sc_target "$name")" --granularity mem; then
+		replay_times "$name@mem" "$(json_get "$json" 'd["bugs"][0]["trace"]')" \
+			"$REPLAYS" bug
+	else
+		tap_diag "$name@mem: no failing run: replaying its passing run 1"
+		replay_times "$name@mem (passing run)" "$(run1_trace "$json")" \
+			"$REPLAYS" pass
+	fi
+done
+
+sc_check_no_leftovers
+tap_done
