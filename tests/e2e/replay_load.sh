@@ -8,8 +8,10 @@
 #    (exit 0, verdict pass, no divergence): /bin/true, long_compute (one
 #    thread computing ~80 ms without a system call), spin_handoff (two
 #    threads spinning without a system call: its trace holds preemptions);
-#  - preempt_compute (two threads computing while the other is runnable)
-#    records preempt events and replays 20 times out of 20;
+#  - spin_handoff's trace holds preemptions, each in a spin loop with
+#    its state; preempt_compute (two threads computing while the other is
+#    runnable) and long_compute hold none (a computation that ends by
+#    itself is not preempted); preempt_compute replays 20 times out of 20;
 #  - a failing run of each buggy target of TARGETS_BUGGY (sync
 #    granularity) and of each TARGETS_MEM target (mem granularity), both
 #    read from tests/Makemodule.am, replays 20 times out of 20 (exit 1,
@@ -112,16 +114,22 @@ PY
 	tap_is "$good/$n" "$n/$n" "$label: replays $n times out of $n"
 }
 
-# preempts LABEL TRACE: the trace holds preempt events; prints them.
+# preempts LABEL TRACE WANT: the trace holds spin preemptions (WANT
+# spin: each with its recorded state) or none at all (WANT none: a
+# computation that ends by itself is never preempted, whatever the time
+# it takes); prints the count.
 preempts() {
-	local count
-	count=$(sc export "$2" --format json 2>/dev/null |
-		grep -o '"kind": *"preempt"' | wc -l)
-	tap_diag "$1: $count preempt events in the recorded run ($load)"
-	if [ "$count" -gt 0 ]; then
-		tap_ok "$1: the trace holds preempt events"
+	local all spins
+	all=$(sc export "$2" --format json 2>/dev/null |
+		grep -c '"kind":"preempt"')
+	spins=$(sc export "$2" --format json 2>/dev/null |
+		grep '"kind":"preempt"' | grep -c '"preempted_in":"spin"')
+	tap_diag "$1: $all preempt events in the recorded run, $spins in a spin ($load)"
+	if [ "$3" = spin ]; then
+		tap_is "$([ "$all" -gt 0 ] && [ "$spins" -eq "$all" ] && echo yes)" yes \
+			"$1: the trace holds preemptions, all in a spin loop with their state"
 	else
-		tap_not_ok "$1: the trace holds preempt events"
+		tap_is "$all" 0 "$1: a computation that ends by itself is not preempted"
 	fi
 }
 
@@ -141,7 +149,8 @@ for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
 	[ "$rc" -eq 0 ] || tap_diag_file "$json.err"
 	trace=$(run1_trace "$json")
 	case $name in
-	spin_handoff | preempt_compute) preempts "$label" "$trace" ;;
+	spin_handoff) preempts "$label" "$trace" spin ;;
+	preempt_compute | long_compute) preempts "$label" "$trace" none ;;
 	esac
 	replay_times "$label" "$trace" "$n" pass
 done
