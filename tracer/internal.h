@@ -165,6 +165,7 @@ struct sc_thread {
 	uint64_t scan_hits;             /* hits since the scan began */
 	uint64_t scan_limit;
 	uint64_t late_ns;               /* worst overrun of a free run */
+	uint64_t replay_cpu0_ns;        /* process CPU clock at the resume */
 	/* A released syscall gets a short window to return before the thread
 	 * counts as blocked in the kernel: quick calls (a write to a file)
 	 * then stay deterministic steps. */

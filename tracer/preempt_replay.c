@@ -39,6 +39,10 @@
 /* Free runs shorter than this are not worth it (the supervisor looks
  * at the CPU clock about every 50 us): scan instead. */
 #define MIN_FREE_NS 300000u
+/* How late a free run may stop at first: the CPU clock of a running
+ * thread of another process moves at the scheduler's tick (4 ms at
+ * HZ=250); what is measured later replaces it when larger. */
+#define TICK_NS 4000000u
 /* Without an estimate of the speed yet, a free run of this much. */
 #define PROBE_FREE_NS 1000000u
 /* Scan at most this many hits past the estimate before sampling again. */
@@ -88,11 +92,13 @@ static void start_scan(struct sc_thread *t, uint64_t limit)
 
 void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t)
 {
-	uint64_t free_ns = t->target.cpu_ns / 100u * FIRST_FREE_PERCENT;
+	uint64_t share = t->target.cpu_ns / 100u * FIRST_FREE_PERCENT;
+	uint64_t free_ns = share > 2u * TICK_NS ? share - 2u * TICK_NS : 0;
 
 	t->have_estimate = false;
 	t->sample_hits = 0;
-	t->late_ns = 0;
+	t->late_ns = TICK_NS;
+	t->replay_cpu0_ns = sc_process_cpu_ns(t->proc->pid);
 	if ((t->target.preempt_flags & SC_PREEMPT_BUDGET) &&
 	    free_ns >= MIN_FREE_NS) {
 		start_free_run(e, t, free_ns);
@@ -173,6 +179,15 @@ static void plan_from_sample(struct sc_engine *e, struct sc_thread *t,
 		return;
 	}
 	uint64_t free_ns = PROBE_FREE_NS;
+	/* Before any speed is known, the recorded CPU time says roughly
+	 * how much is left: too little for a free run that may stop a tick
+	 * late, scan. */
+	uint64_t ran = cpu > t->replay_cpu0_ns ? cpu - t->replay_cpu0_ns : 0;
+	if (!t->have_estimate &&
+	    ran + PROBE_FREE_NS + 2u * t->late_ns > t->target.cpu_ns) {
+		start_scan(t, k + SCAN_SLACK);
+		return;
+	}
 	if (t->have_estimate && t->hits_left > k && cpu > t->estimate_cpu_ns) {
 		double per_ns = (double)(t->hits_left - k) /
 				(double)(cpu - t->estimate_cpu_ns);

@@ -12,6 +12,8 @@
 #    its state; preempt_compute (two threads computing while the other is
 #    runnable) and long_compute hold none (a computation that ends by
 #    itself is not preempted); preempt_compute replays 20 times out of 20;
+#  - budget_compute with --slice-us 100 holds preemptions of a
+#    computation (its CPU budget used up) and replays 5 times out of 5;
 #  - a failing run of each buggy target of TARGETS_BUGGY (sync
 #    granularity) and of each TARGETS_MEM target (mem granularity), both
 #    read from tests/Makemodule.am, replays 20 times out of 20 (exit 1,
@@ -154,6 +156,25 @@ for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
 	esac
 	replay_times "$label" "$trace" "$n" pass
 done
+
+# A computation preempted when it has used its CPU budget (250 slices;
+# --slice-us 100 makes that 25 ms): the instruction was chosen by timing,
+# and replay must stop the thread there, in the same register state.  A
+# few replays only: each closes in on its points (seconds).
+bin=$(sc_target budget_compute)
+json=$SC_TMP/budget_compute.json
+rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us 100 -- "$bin")
+tap_is "$rc" 0 "budget_compute: launch -n 1 --slice-us 100 passes"
+trace=$(run1_trace "$json")
+budget=$(sc export "$trace" --format json 2>/dev/null |
+	grep '"kind":"preempt"' | grep -c '"preempted_in":"computation"')
+tap_diag "budget_compute: $budget preemptions of a computation ($load)"
+tap_is "$([ "$budget" -gt 0 ] && echo yes)" yes \
+	"budget_compute: the trace holds preemptions of a computation"
+saved_timeout=$REPLAY_TIMEOUT
+REPLAY_TIMEOUT=300
+replay_times budget_compute "$trace" 5 pass
+REPLAY_TIMEOUT=$saved_timeout
 
 # find_bug LABEL BIN ARGS...: a failing run, trying each of STRATEGIES
 # (ARGS are launch options); sets json to the summary of the session that
