@@ -403,6 +403,11 @@ void sc_preempt_here(struct sc_engine *e, struct sc_thread *t,
 		     uint64_t state, uint8_t flags);
 void sc_preempt_go_on(struct sc_engine *e, struct sc_thread *t);
 /* ---- preempt_replay.c ---- */
+/* Hits of the recorded pc left until the registers `want`, judged from
+ * two consecutive hits a and b (SC_PREEMPT_REGS values each); false when
+ * no register counts the loop. */
+bool sc_preempt_hits_left(const uint64_t *a, const uint64_t *b,
+			  const uint64_t *want, uint64_t *k);
 void sc_preempt_replay_sample(struct sc_engine *e, struct sc_thread *t);
 void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t);
 uint64_t sc_process_cpu_ns(pid_t pid);

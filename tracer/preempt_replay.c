@@ -137,8 +137,8 @@ void sc_preempt_replay_sample(struct sc_engine *e, struct sc_thread *t)
  * counter and a pointer stepping through an array agree), the smaller on
  * a tie.  Not rip, the flags or fs_base.  False when no register counts
  * like that. */
-static bool hits_left(const uint64_t *a, const uint64_t *b,
-		      const uint64_t *want, uint64_t *k)
+bool sc_preempt_hits_left(const uint64_t *a, const uint64_t *b,
+			  const uint64_t *want, uint64_t *k)
 {
 	uint64_t q[SC_PREEMPT_REGS];
 	int nq = 0, best_votes = 0;
@@ -174,7 +174,7 @@ static void plan_from_sample(struct sc_engine *e, struct sc_thread *t,
 {
 	uint64_t k, cpu = sc_process_cpu_ns(t->proc->pid);
 
-	if (!hits_left(t->sample_regs, now_regs, t->target.regs, &k)) {
+	if (!sc_preempt_hits_left(t->sample_regs, now_regs, t->target.regs, &k)) {
 		start_scan(t, UINT64_MAX);      /* no counter: scan it all */
 		return;
 	}
