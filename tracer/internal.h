@@ -410,7 +410,6 @@ bool sc_preempt_hits_left(const uint64_t *a, const uint64_t *b,
 			  const uint64_t *want, uint64_t *k);
 void sc_preempt_replay_sample(struct sc_engine *e, struct sc_thread *t);
 void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t);
-uint64_t sc_process_cpu_ns(pid_t pid);
 void sc_preempt_probe_begin(struct sc_thread *t, enum sc_probe why);
 void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t);
 void sc_preempt_cancel(struct sc_thread *t);
@@ -438,7 +437,7 @@ void sc_report_deadlock(struct sc_engine *e);
 
 /* ---- time.c ---- */
 uint64_t sc_now_us(void);
-uint64_t sc_thread_cpu_ns(pid_t pid, pid_t tid);
+uint64_t sc_process_cpu_ns(pid_t pid);
 char sc_thread_state(pid_t pid, pid_t tid);
 
 #endif /* SCHEDCTL_TRACER_INTERNAL_H */

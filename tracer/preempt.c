@@ -128,19 +128,6 @@ bool sc_preempt_seen_before(struct sc_thread *t, uint64_t full, bool *full_up)
 	return false;
 }
 
-/* CPU time the traced process has used, in ns (0 when unknown).  One
- * controlled thread runs at a time, so the process's clock is the running
- * thread's.  Per-thread clocks of other processes are refused by Linux. */
-uint64_t sc_process_cpu_ns(pid_t pid)
-{
-	clockid_t id;
-	struct timespec ts;
-
-	if (clock_getcpuclockid(pid, &id) != 0 || clock_gettime(id, &ts) != 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 bool sc_is_restart(const struct user_regs_struct *r)
 {
 	int64_t rax = (int64_t)r->rax;

@@ -31,22 +31,17 @@ char sc_thread_state(pid_t pid, pid_t tid)
 	return close && close[1] == ' ' && close[2] ? close[2] : '?';
 }
 
-/* CPU time a thread of another process has used.  Linux refuses
- * per-thread CPU clocks of other processes (posix-cpu-timers lookup_task),
- * so read the first field of /proc/PID/task/TID/schedstat (ns on CPU).
- * Returns 0 when unknown. */
-uint64_t sc_thread_cpu_ns(pid_t pid, pid_t tid)
+/* CPU time the traced process has used, in ns (0 when unknown).  One
+ * controlled thread runs at a time, so the process's clock is the running
+ * thread's.  Linux refuses per-thread CPU clocks of other processes
+ * (posix-cpu-timers lookup_task), and the running thread's share moves
+ * only at the scheduler's tick (preempt_replay.c copes with that). */
+uint64_t sc_process_cpu_ns(pid_t pid)
 {
-	char path[80];
-	unsigned long long ns = 0;
+	clockid_t id;
+	struct timespec ts;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid,
-		 (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	if (clock_getcpuclockid(pid, &id) != 0 || clock_gettime(id, &ts) != 0)
 		return 0;
-	if (fscanf(f, "%llu", &ns) != 1)
-		ns = 0;
-	fclose(f);
-	return ns;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

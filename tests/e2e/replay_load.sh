@@ -81,39 +81,13 @@ replay_times() {
 			>"$dir/$i.json" 2>"$dir/$i.err" || rc=$?
 		echo "$rc" >"$dir/$i.rc"
 	done
-	python3 - "$dir" "$n" "$want" >"$dir/summary" <<'PY'
-import json, os, sys
-from collections import Counter
-d, n, want = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-good, bad = 0, Counter()
-for i in range(1, n + 1):
-    base = os.path.join(d, str(i))
-    rc = int(open(base + ".rc").read())
-    try:
-        r = json.load(open(base + ".json"))
-    except Exception:
-        r = {}
-    if want == "pass":
-        ok = rc == 0 and r.get("verdict") == "pass" and r.get("diverged_at") is None
-    else:
-        ok = rc == 1 and r.get("reproduced") is True
-    if ok:
-        good += 1
-        continue
-    msg = r.get("message")
-    if not msg:
-        err = open(base + ".err", errors="replace").read().splitlines()
-        msg = err[0] if err else ""
-    bad["exit %d, verdict %s: %s" % (rc, r.get("verdict") or "?", msg)] += 1
-print(good)
-for what, count in bad.most_common():
-    print("  %dx %s" % (count, what))
-PY
+	python3 "$top_srcdir/tests/lib/replay_score.py" "$dir" "$n" "$want" \
+		>"$dir/summary"
 	good=$(head -n 1 "$dir/summary")
-	tap_diag "$label: ${good:-?}/$n replays reproduced ($load)"
+	tap_diag "$label: ${good:-?} replays reproduced ($load)"
 	tail -n +2 "$dir/summary" >"$dir/failures"
 	tap_diag_file "$dir/failures" 50
-	tap_is "$good/$n" "$n/$n" "$label: replays $n times out of $n"
+	tap_is "$good" "$n/$n" "$label: replays $n times out of $n"
 }
 
 # preempts LABEL TRACE WANT: the trace holds spin preemptions (WANT
