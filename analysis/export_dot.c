@@ -42,7 +42,7 @@ struct dot {
 	size_t *npending, *cappending;
 	int64_t *exit_ev;       /* per thread: exit event, or -1 */
 	uint64_t *join_obj;     /* per thread: object of its last join */
-	struct hb_cond *cond;   /* per thread */
+	struct hb_thread *ths;  /* per thread: calls in progress */
 	struct u64map objmap;
 	struct obj *objs;
 	size_t nobjs, capobjs;
@@ -135,10 +135,10 @@ static int sources(struct dot *d, size_t i, uint32_t *next_new,
 			return -1;
 	d->npending[th] = 0;
 	/* Before the object lookup below: get_obj may move d->objs. */
-	uint64_t cond_rel, cond_acq;
-	hb_cond_step(&d->cond[th], e, &cond_rel, &cond_acq);
-	if (cond_acq) {
-		struct obj *m = get_obj(d, cond_acq);
+	struct hb_keys keys;
+	hb_thread_step(&d->ths[th], e, &keys);
+	for (unsigned k = 0; k < keys.nacquire; k++) {
+		struct obj *m = get_obj(d, keys.acquire[k]);
 		if (!m)
 			return -1;
 		for (uint32_t u = 0; u < d->n; u++)
@@ -146,8 +146,8 @@ static int sources(struct dot *d, size_t i, uint32_t *next_new,
 			    add_src(d, (size_t)m->last_release[u], true) < 0)
 				return -1;
 	}
-	if (cond_rel) {
-		struct obj *m = get_obj(d, cond_rel);
+	for (unsigned k = 0; k < keys.nrelease; k++) {
+		struct obj *m = get_obj(d, keys.release[k]);
 		if (!m)
 			return -1;
 		m->last_release[th] = (int64_t)i;
@@ -299,9 +299,9 @@ int sc_trace_export_dot(const struct sc_trace *t, struct sc_symbolizer *sym,
 	d.npending = calloc(d.n, sizeof(*d.npending));
 	d.cappending = calloc(d.n, sizeof(*d.cappending));
 	d.join_obj = calloc(d.n, sizeof(*d.join_obj));
-	d.cond = calloc(d.n, sizeof(*d.cond));
+	d.ths = calloc(d.n, sizeof(*d.ths));
 	if (d.vc && d.index && d.last && d.exit_ev && d.pending && d.npending &&
-	    d.cappending && d.join_obj && d.cond) {
+	    d.cappending && d.join_obj && d.ths) {
 		for (uint32_t i = 0; i < d.n; i++)
 			d.last[i] = d.exit_ev[i] = -1;
 		rc = draw(&d, sym, out);
@@ -327,6 +327,6 @@ int sc_trace_export_dot(const struct sc_trace *t, struct sc_symbolizer *sym,
 	free(d.last);
 	free(d.exit_ev);
 	free(d.join_obj);
-	free(d.cond);
+	free(d.ths);
 	return rc;
 }

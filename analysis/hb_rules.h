@@ -53,59 +53,73 @@ static inline bool hb_join_wait(uint64_t join_obj,
 	       e->object - join_obj < 0x1000;
 }
 
-/* pthread_cond_wait releases and re-takes its mutex inside libc, where
- * no event is recorded; the trace names only the condition.  The mutex is
+/* Per-thread state of the calls whose synchronisation is not one event
+ * on one object (hb_thread_step).
+ *
+ * A lock is recorded at the *entry* of its call, but it is taken later,
+ * inside libc, after any wait: a contended pthread_rwlock_wrlock waits on
+ * futex words inside the rwlock (not its address), a spin lock spins with
+ * no event at all, a writer can be handed the lock with no futex call, a
+ * barrier's last arrival may come after a waiter's futex wait returned
+ * EAGAIN.  So the lock's release clock is acquired again at every event of
+ * the thread until the call has returned: its events that are part of a
+ * wait (futex, wait_return, timeout, preemption, released syscall) and the
+ * first one that is not.  That is sound: the lock is taken after every
+ * release seen by then, and before that first event.
+ *
+ * pthread_cond_wait releases and re-takes its mutex inside libc, where no
+ * event is recorded; the trace names only the condition.  The mutex is
  * taken to be the one the thread locked last and still holds: released at
- * the cond_wait event, and acquired again at every event of the thread
- * until the wait has returned (its first event that is not part of the
- * wait: futex wait/wake, wait_return, timeout, preemption).  Acquiring it
- * early is sound: the re-lock comes after every release seen by then. */
-struct hb_cond {
-	uint64_t held;          /* last mutex locked and not unlocked */
-	uint64_t waiting;       /* mutex of the cond_wait in progress, or 0 */
+ * the cond_wait event, and acquired again as above.
+ *
+ * A read-write lock has two release clocks: the write unlocks' (key: its
+ * address) and the read unlocks' (hb_rw_read_key).  A write lock acquires
+ * both; a read lock only the writers' (two readers are not ordered).  The
+ * unlock does not say which mode it ends: the thread's held rwlocks say
+ * (an unlock of a lock it does not hold counts as a write unlock: more
+ * order, so it can only hide a race, never invent one).
+ *
+ * pthread_once / call_once release at the end of the initialiser, which
+ * runs inside the call: the thread keeps releasing into the once object
+ * at each of its events up to its next synchronisation event. */
+#define HB_CALL_KEYS 2
+#define HB_HELD_RW 8
+
+struct hb_rw_held {
+	uint64_t lock;
+	bool write;
 };
 
-/* Step the state over event e of its thread: *release (at cond_wait) and
- * *acquire (while waiting) name the mutex to apply at e, or 0. */
-static inline void hb_cond_step(struct hb_cond *c,
-				const struct sc_trace_event *e,
-				uint64_t *release, uint64_t *acquire)
+struct hb_thread {
+	uint64_t held;          /* last mutex locked and not unlocked */
+	uint64_t calling[HB_CALL_KEYS]; /* clocks to acquire until the
+					 * lock call has returned */
+	uint64_t once;          /* once object still being initialised */
+	struct hb_rw_held rw[HB_HELD_RW];
+	unsigned nrw;
+};
+
+/* The key of a rwlock's read-unlock clock: user addresses never have the
+ * top bit. */
+static inline uint64_t hb_rw_read_key(uint64_t lock)
 {
-	*release = *acquire = 0;
-	if (c->waiting) {
-		*acquire = c->waiting;
-		switch (e->kind) {
-		case SC_EV_FUTEX_WAIT:
-		case SC_EV_FUTEX_WAKE:
-		case SC_EV_FUTEX_OTHER:
-		case SC_EV_WAIT_RETURN:
-		case SC_EV_TIMEOUT:
-		case SC_EV_PREEMPT:
-		case SC_EV_SYSCALL_RETURN:
-			break;
-		default:
-			c->waiting = 0;
-		}
-	}
-	switch (e->kind) {
-	case SC_EV_MUTEX_LOCK:
-	case SC_EV_MUTEX_TRYLOCK:
-		c->held = e->object;
-		break;
-	case SC_EV_MUTEX_UNLOCK:
-		if (c->held == e->object)
-			c->held = 0;
-		break;
-	case SC_EV_COND_WAIT:
-		if (c->held) {
-			*release = c->held;
-			c->waiting = c->held;
-		}
-		break;
-	default:
-		break;
-	}
+	return lock | (1ULL << 63);
 }
+
+/* Object clocks to acquire before event e (joined into the thread) and to
+ * release after it (the thread's clock joined into them), besides the
+ * object role of e's kind (hb_object_role). */
+struct hb_keys {
+	uint64_t acquire[HB_CALL_KEYS + 2];
+	unsigned nacquire;
+	uint64_t release[2];
+	unsigned nrelease;
+};
+
+/* Step the thread's state over its event e and say which clocks to apply
+ * at e (hb_rules.c). */
+void hb_thread_step(struct hb_thread *s, const struct sc_trace_event *e,
+		    struct hb_keys *k);
 
 /* Logical ids are small dense numbers; a trace claiming more threads is
  * rejected by the analyses (it would make them allocate n^2 clocks). */

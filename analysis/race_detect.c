@@ -36,7 +36,7 @@ struct rd {
 	uint32_t *exitvc;       /* n x n */
 	bool *exited;
 	uint64_t *join_obj;     /* per thread: object of its last join */
-	struct hb_cond *cond;   /* per thread */
+	struct hb_thread *ths;  /* per thread: calls in progress */
 	struct u64map objmap;   /* object -> index into objclk (n each) */
 	uint32_t *objclk;
 	size_t nobj, capobj;
@@ -215,10 +215,10 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			if (role & HB_ACQUIRE)
 				join(my, oc, n);
 		}
-		uint64_t cond_rel, cond_acq;
-		hb_cond_step(&r->cond[th], e, &cond_rel, &cond_acq);
-		if (cond_acq) {
-			uint32_t *mc = obj_clock(r, cond_acq);
+		struct hb_keys keys;
+		hb_thread_step(&r->ths[th], e, &keys);
+		for (unsigned k = 0; k < keys.nacquire; k++) {
+			uint32_t *mc = obj_clock(r, keys.acquire[k]);
 			if (!mc)
 				return -1;
 			join(my, mc, n);
@@ -242,8 +242,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 				return -1;
 			join(oc, my, n);
 		}
-		if (cond_rel) {
-			uint32_t *mc = obj_clock(r, cond_rel);
+		for (unsigned k = 0; k < keys.nrelease; k++) {
+			uint32_t *mc = obj_clock(r, keys.release[k]);
 			if (!mc)
 				return -1;
 			join(mc, my, n);
@@ -296,9 +296,9 @@ int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
 	r.has_pending = calloc(r.n, sizeof(bool));
 	r.exited = calloc(r.n, sizeof(bool));
 	r.join_obj = calloc(r.n, sizeof(uint64_t));
-	r.cond = calloc(r.n, sizeof(*r.cond));
+	r.ths = calloc(r.n, sizeof(*r.ths));
 	if (!r.vc || !r.pending || !r.exitvc || !r.has_pending || !r.exited ||
-	    !r.join_obj || !r.cond)
+	    !r.join_obj || !r.ths)
 		rc = -1;
 	else
 		rc = run(&r, fn, ctx);
@@ -320,6 +320,6 @@ int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
 	free(r.has_pending);
 	free(r.exited);
 	free(r.join_obj);
-	free(r.cond);
+	free(r.ths);
 	return rc;
 }

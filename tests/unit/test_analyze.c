@@ -541,6 +541,88 @@ static void test_edges(void)
 	}
 }
 
+/* Read-write locks (hb_rules.h): a write unlock orders every later lock,
+ * read unlocks order a later write lock, two readers are not ordered; and
+ * the lock is taken when its call returns, not at its entry. */
+#define RW 0x555555558100ULL
+static void test_rwlock(void)
+{
+	/* T2's wrlock call starts while T1 holds the lock; glibc hands the
+	 * lock over with no futex wake on the rwlock's address (T2's futex
+	 * wait on a word inside it finds the word changed). */
+	struct tev contended[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_RWLOCK_WRLOCK, RW, 0x60, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x10, 0, {0} },
+		{ 2, SC_EV_RWLOCK_WRLOCK, RW, 0x60, 0, {0} },
+		{ 1, SC_EV_RWLOCK_UNLOCK, RW, 0x70, 0, {0} },
+		{ 2, SC_EV_FUTEX_WAIT, RW + 12, 0x64, 0, {0} },
+		{ 2, SC_EV_MEM_WRITE, VAR_X, 0x20, 0, {0} },
+	};
+	/* A spin in libc ended by a preemption, then the lock. */
+	struct tev preempted[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_RWLOCK_RDLOCK, RW, 0x60, 0, {0} },
+		{ 1, SC_EV_MEM_READ, VAR_X, 0x10, 0, {0} },
+		{ 2, SC_EV_RWLOCK_WRLOCK, RW, 0x60, 0, {0} },
+		{ 2, SC_EV_PREEMPT, 0, 0x64, 0, {0} },
+		{ 1, SC_EV_RWLOCK_UNLOCK, RW, 0x70, 0, {0} },
+		{ 2, SC_EV_MEM_WRITE, VAR_X, 0x20, 0, {0} },
+	};
+	struct tev write_then_read[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_RWLOCK_WRLOCK, RW, 0x60, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x10, 0, {0} },
+		{ 1, SC_EV_RWLOCK_UNLOCK, RW, 0x70, 0, {0} },
+		{ 2, SC_EV_RWLOCK_RDLOCK, RW, 0x68, 0, {0} },
+		{ 2, SC_EV_MEM_READ, VAR_X, 0x20, 0, {0} },
+	};
+	/* Two readers that both write (a bug: a read lock does not
+	 * exclude another reader). */
+	struct tev readers_write[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_RWLOCK_RDLOCK, RW, 0x68, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x10, 0, {0} },
+		{ 1, SC_EV_RWLOCK_UNLOCK, RW, 0x70, 0, {0} },
+		{ 2, SC_EV_RWLOCK_RDLOCK, RW, 0x68, 0, {0} },
+		{ 2, SC_EV_MEM_WRITE, VAR_X, 0x20, 0, {0} },
+	};
+	const struct { const char *name; const struct tev *e; size_t n;
+		       long races; } cases[] = {
+		{ "rwlock: contended write lock handed over without a wake",
+		  contended, 10, 0 },
+		{ "rwlock: read unlock -> write lock taken after a preemption",
+		  preempted, 10, 0 },
+		{ "rwlock: write unlock -> read lock", write_then_read, 9, 0 },
+		{ "rwlock: two readers are not ordered", readers_write, 9, 1 },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sc_analysis *a = sc_analysis_new();
+		struct sc_trace t;
+		char err[256];
+		make_trace(&t, cases[c].e, cases[c].n, 0);
+		sc_analysis_add(a, &t, "rw", err, sizeof(err));
+		free_trace(&t);
+		const struct sc_analysis_result *r = sc_analysis_result(a);
+		is_int((long)r->nraces, cases[c].races, "%s: %ld race pair%s",
+		       cases[c].name, cases[c].races,
+		       cases[c].races == 1 ? "" : "s");
+		sc_analysis_free(a);
+	}
+}
+
 /* Runs added in any order, or split across analyses of shards that are
  * then merged, give the same curve: runs are sorted by (seed, index). */
 static void test_order_independent(void)
@@ -659,6 +741,7 @@ int main(void)
 	test_readers();
 	test_estimates();
 	test_edges();
+	test_rwlock();
 	test_order_independent();
 	test_truncated();
 	test_exports();
