@@ -55,8 +55,8 @@ static void put_where(FILE *out, const char *loc, const char *fn)
 
 int sc_analysis_write_text(const struct sc_analysis_result *r, FILE *out)
 {
-	fprintf(out, "%" PRIu64 " run%s, %" PRIu64 " events", r->runs,
-		r->runs == 1 ? "" : "s", r->events);
+	fprintf(out, "%" PRIu64 " run%s, %" PRIu64 " event%s", r->runs,
+		r->runs == 1 ? "" : "s", r->events, r->events == 1 ? "" : "s");
 	if (r->truncated_runs)
 		fprintf(out, " (%" PRIu64 " truncated trace%s)",
 			r->truncated_runs, r->truncated_runs == 1 ? "" : "s");

@@ -29,8 +29,11 @@ static void put_header(const struct sc_trace *t, FILE *out)
 	sc_json_string(out, t->strategy);
 	fputs(",\"strategy_params\":", out);
 	sc_json_string(out, t->strategy_params);
-	fprintf(out, ",\"seed\":%" PRIu64 ",\"base_seed\":%" PRIu64
-		",\"run_index\":%" PRIu32 ",\"granularity\":",
+	/* Seeds are 64-bit: as strings of decimal digits, since JSON
+	 * readers that use doubles (jq, JavaScript) round numbers above
+	 * 2^53. */
+	fprintf(out, ",\"seed\":\"%" PRIu64 "\",\"base_seed\":\"%" PRIu64
+		"\",\"run_index\":%" PRIu32 ",\"granularity\":",
 		t->seed, t->base_seed, t->run_index);
 	sc_json_string(out, t->granularity);
 	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32

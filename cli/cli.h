@@ -30,7 +30,20 @@ enum {
 /* --socket given before the subcommand (or in it); NULL: default. */
 extern const char *cli_socket;
 
+/* "s" unless n is 1: "1 run", "2 runs". */
+static inline const char *cli_s(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* --json on the command line: an error then also prints a JSON object
+ * {"error": "...", "exit_status": N} on stdout (cli_json_error), unless
+ * the command printed its own JSON object (cli_json_printed). */
+extern bool cli_json_mode;
+extern bool cli_json_printed;
+void cli_json_error(int exit_status);
 /* Print the problem and "Try 'schedctl --help'."; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The getopt_long error ('?' or ':') as a usage error; returns EXIT_USAGE. */

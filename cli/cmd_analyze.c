@@ -186,6 +186,7 @@ static int analyze(struct paths *traces, bool json, const char *out_dir,
 		}
 		int w = json ? sc_analysis_write_json(r, stdout)
 			     : sc_analysis_write_text(r, stdout);
+		cli_json_printed |= json && w == 0;
 		if (!json && out_dir && w == 0)
 			printf("coverage: %s/coverage.csv, %s/coverage.svg\n",
 			       out_dir, out_dir);

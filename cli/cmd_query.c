@@ -460,11 +460,13 @@ static void results_human(const struct sc_session_row *r, Scctl__Bug **bugs,
 			  size_t nbugs, const Scctl__SearchStats *search)
 {
 	if (search && search->exhausted)
-		printf("session %s: %s, %u runs (the whole search), %u failing",
-		       r->id, r->state, r->runs_done, r->failing);
+		printf("session %s: %s, %u run%s (the whole search), %u failing",
+		       r->id, r->state, r->runs_done, cli_s(r->runs_done),
+		       r->failing);
 	else
-		printf("session %s: %s, %u/%u runs, %u failing", r->id,
-		       r->state, r->runs_done, r->runs_planned, r->failing);
+		printf("session %s: %s, %u/%u run%s, %u failing", r->id,
+		       r->state, r->runs_done, r->runs_planned,
+		       cli_s(r->runs_planned), r->failing);
 	if (r->first_bug_run > 0)
 		printf(" (first at run %d)", r->first_bug_run);
 	printf("\n  command %s\n", r->argv);

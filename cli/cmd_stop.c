@@ -95,8 +95,9 @@ static int wait_stopped(const char *id, bool json)
 		json_end(&j);
 		json_finish(&j);
 	} else {
-		printf("session %s %s after %u of %u runs, %u failing\n", row->id,
-		       row->state, row->runs_done, row->runs_planned, row->failing);
+		printf("session %s %s after %u of %u run%s, %u failing\n",
+		       row->id, row->state, row->runs_done, row->runs_planned,
+		       cli_s(row->runs_planned), row->failing);
 	}
 	sc_store_rows_free(row, n);
 	sc_store_close(st);

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "json_escape.h"
+#include "cli.h"
 #include "json_out.h"
 
 void json_init(struct json_out *j, FILE *f, bool pretty)
@@ -132,4 +133,6 @@ void json_finish(struct json_out *j)
 {
 	fputc('\n', j->f);
 	fflush(j->f);
+	if (j->f == stdout)
+		cli_json_printed = true;
 }

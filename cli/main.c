@@ -89,8 +89,18 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("no command given");
+	/* --json among the command's own options (not the program's, after
+	 * "--"): errors then also print a JSON object on stdout. */
+	for (int i = optind + 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (strcmp(argv[i], "--json") == 0)
+			cli_json_mode = true;
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[optind], commands[i].name) == 0)
-			return commands[i].run(argc - optind, argv + optind);
-	return cli_usage_error("unknown command '%s'", argv[optind]);
+		if (strcmp(argv[optind], commands[i].name) == 0) {
+			int code = commands[i].run(argc - optind, argv + optind);
+			cli_json_error(code);
+			return code;
+		}
+	int code = cli_usage_error("unknown command '%s'", argv[optind]);
+	cli_json_error(code);
+	return code;
 }

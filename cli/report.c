@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "json_out.h"
 #include "report.h"
 
@@ -32,8 +33,9 @@ void report_launch_start(struct launch_report *rep, const char *session,
 	rep->session = session ? strdup(session) : NULL;
 	if (rep->json)
 		return;
-	printf("schedctl: session %s: %u runs of %s, strategy %s, seed 0x%" PRIx64 "\n",
-	       session, planned, rep->program, rep->strategy, rep->seed);
+	printf("schedctl: session %s: %u run%s of %s, strategy %s, seed 0x%"
+	       PRIx64 "\n", session, planned, cli_s(planned), rep->program,
+	       rep->strategy, rep->seed);
 	fflush(stdout);
 }
 
@@ -71,8 +73,9 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
 		return;
 	if (run->bug) {
 		report_clear_progress(rep);
-		printf("run %u: %s after %" PRIu64 " events\n", run->run,
-		       run->verdict ? run->verdict : "?", run->steps);
+		printf("run %u: %s after %" PRIu64 " event%s\n", run->run,
+		       run->verdict ? run->verdict : "?", run->steps,
+		       cli_s(run->steps));
 		fflush(stdout);
 	}
 	rep->done++;
@@ -92,8 +95,9 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
 		    rep->done < rep->planned)
 			return;
 		rep->last_draw = now;
-		fprintf(stderr, "\r\033[K%u/%u runs, %zu bug%s", rep->done,
-			rep->planned, rep->nfail, rep->nfail == 1 ? "" : "s");
+		fprintf(stderr, "\r\033[K%u/%u run%s, %zu bug%s", rep->done,
+			rep->planned, cli_s(rep->planned), rep->nfail,
+			cli_s(rep->nfail));
 		if (rate > 0)
 			fprintf(stderr, ", %.1f runs/s", rate);
 		fflush(stderr);
@@ -114,8 +118,8 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 	printf("\nrun %u: %s: %s\n", b->run, kind, msg);
 	if (b->location && *b->location)
 		printf("  at %s\n", b->location);
-	printf("  seed 0x%" PRIx64 ", %" PRIu64 " events\n", b->seed,
-	       steps_of(rep, b->run));
+	printf("  seed 0x%" PRIx64 ", %" PRIu64 " event%s\n", b->seed,
+	       steps_of(rep, b->run), cli_s(steps_of(rep, b->run)));
 	if (b->trace && *b->trace)
 		printf("  trace  %s\n", b->trace);
 	printf("  replay %s\n", b->replay ? b->replay : "?");
@@ -215,14 +219,18 @@ void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
 	for (size_t i = 0; i < s->n_bugs && i < MAX_BUG_BLOCKS; i++)
 		print_bug(rep, s->bugs[i]);
 	if (s->n_bugs > MAX_BUG_BLOCKS)
-		printf("\n... and %zu more failing runs (see --json or %s)\n",
-		       s->n_bugs - MAX_BUG_BLOCKS, s->out_dir ? s->out_dir : "");
+		printf("\n... and %zu more failing run%s (see --json or %s)\n",
+		       s->n_bugs - MAX_BUG_BLOCKS,
+		       cli_s(s->n_bugs - MAX_BUG_BLOCKS),
+		       s->out_dir ? s->out_dir : "");
 	if (s->n_bugs)
 		putchar('\n');
-	printf("%u runs, %u failing", s->runs, s->failing_runs);
+	printf("%u run%s, %u failing", s->runs, cli_s(s->runs),
+	       s->failing_runs);
 	if (s->first_bug_run > 0)
 		printf(" (first at run %d)", s->first_bug_run);
-	printf(", %" PRIu64 " events, %.2f s\n", s->events, s->wall_seconds);
+	printf(", %" PRIu64 " event%s, %.2f s\n", s->events, cli_s(s->events),
+	       s->wall_seconds);
 	if (s->pct_bound)
 		print_pct_bound(s->pct_bound);
 	if (s->search)
@@ -288,21 +296,25 @@ void report_replay(const Scctl__ReplayResult *r, bool json)
 		replay_json(r);
 		return;
 	}
+	/* The result goes to stderr: stdout is the program's own output, so
+	 * that `schedctl replay T > out` captures exactly what it printed. */
 	if (r->has_diverged_at && r->diverged_at >= 0)
-		printf("replay diverged at step %" PRId64 ": %s\n", r->diverged_at,
-		       skip_step_prefix(r->message ? r->message : ""));
+		fprintf(stderr, "replay diverged at step %" PRId64 ": %s\n",
+			r->diverged_at,
+			skip_step_prefix(r->message ? r->message : ""));
 	else if (r->reproduced)
-		printf("replay: %s reproduced at step %" PRIu64 " (recorded: %s)\n",
-		       v, r->steps, rec);
+		fprintf(stderr, "replay: %s reproduced at step %" PRIu64
+			" (recorded: %s)\n", v, r->steps, rec);
 	else if (strcmp(v, "pass") == 0)
-		printf("replay: pass (recorded: %s)%s\n", rec,
-		       strcmp(rec, "pass") == 0 ? "" : ": bug NOT reproduced");
+		fprintf(stderr, "replay: pass (recorded: %s)%s\n", rec,
+			strcmp(rec, "pass") == 0 ? "" : ": bug NOT reproduced");
 	else
-		printf("replay: %s at step %" PRIu64 " (recorded: %s)%s%s\n", v,
-		       r->steps, rec, r->message && *r->message ? ": " : "",
-		       r->message ? r->message : "");
+		fprintf(stderr, "replay: %s at step %" PRIu64
+			" (recorded: %s)%s%s\n", v, r->steps, rec,
+			r->message && *r->message ? ": " : "",
+			r->message ? r->message : "");
 	if (!(r->has_diverged_at && r->diverged_at >= 0) && strcmp(v, "pass") &&
 	    r->location && *r->location)
-		printf("  at %s\n", r->location);
-	fflush(stdout);
+		fprintf(stderr, "  at %s\n", r->location);
+	fflush(stderr);
 }

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "json_out.h"
 #include "report.h"
 
@@ -88,29 +89,33 @@ void report_search_text(const char *strategy, const Scctl__SearchStats *c,
 			       c->bug_points[i]);
 		/* --keep-going: the search may also have finished. */
 		if (c->exhausted)
-			printf("%s: exhausted: all %u schedules with <= %u "
-			       "preemptions\n", name, c->schedules, c->bound);
+			printf("%s: exhausted: all %u schedule%s with <= %u "
+			       "preemption%s\n", name, c->schedules,
+			       cli_s(c->schedules), c->bound, cli_s(c->bound));
 	} else if (failing_runs == 0 && c->exhausted) {
-		printf("%s: exhausted: all %u schedules with <= %u preemptions",
-		       name, c->schedules, c->bound);
+		printf("%s: exhausted: all %u schedule%s with <= %u "
+		       "preemption%s", name, c->schedules, cli_s(c->schedules),
+		       c->bound, cli_s(c->bound));
 		print_levels(c);
 		printf(", no bug");
 		if (c->cache_hits)
-			printf("; %u states reached again were not re-explored",
-			       c->cache_hits);
+			printf("; %u state%s reached again %s not re-explored",
+			       c->cache_hits, cli_s(c->cache_hits),
+			       c->cache_hits == 1 ? "was" : "were");
 		putchar('\n');
 	} else if (failing_runs == 0) {
 		/* Fewer runs than planned: stopped (error, Ctrl-C, stop). */
-		printf("%s: not exhausted: %u schedules run", name,
-		       c->schedules);
+		printf("%s: not exhausted: %u schedule%s run", name,
+		       c->schedules, cli_s(c->schedules));
 		print_levels(c);
 		printf(" (%s), ", capped_by_runs ? "--runs" : "stopped early");
 		if (c->complete_bound < 0)
 			printf("not even every schedule with 0 preemptions "
 			       "explored");
 		else
-			printf("every schedule with <= %d preemptions explored",
-			       c->complete_bound);
+			printf("every schedule with <= %d preemption%s "
+			       "explored", c->complete_bound,
+			       cli_s((uint64_t)c->complete_bound));
 		if (c->truncated)
 			printf("; search memory full: the search is not "
 			       "exhaustive");

@@ -10,32 +10,56 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
 
 const char *cli_socket;
+bool cli_json_mode;
+bool cli_json_printed;
+
+/* The last error line, for the JSON error object. */
+static char last_error[1024];
+
+static void error_line(const char *fmt, va_list ap, const char *tail)
+{
+	va_list copy;
+
+	fflush(stdout);
+	va_copy(copy, ap);
+	vsnprintf(last_error, sizeof(last_error), fmt, copy);
+	va_end(copy);
+	fputs("schedctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
 
 void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("schedctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cli_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("schedctl: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	error_line(fmt, ap, " (try 'schedctl --help')\n");
 	va_end(ap);
-	fputs(" (try 'schedctl --help')\n", stderr);
 	return EXIT_USAGE;
+}
+
+void cli_json_error(int exit_status)
+{
+	if (!cli_json_mode || cli_json_printed || exit_status == 0)
+		return;
+	fputs("{\"error\": ", stdout);
+	json_write_escaped(stdout, last_error[0] ? last_error : "failed");
+	printf(", \"exit_status\": %d}\n", exit_status);
+	fflush(stdout);
+	cli_json_printed = true;
 }
 
 int cli_bad_option(int c, char **argv)

@@ -747,8 +747,9 @@ static int make_plan(struct launch *L, char *err, size_t errlen)
 	for (uint64_t r = first; r <= L->runs; r += n)
 		L->plan[L->nplan++] = (uint32_t)r;
 	if (L->nplan == 0) {
-		sc_strf(err, errlen, "--shard %u/%u: no run of the %u runs falls "
-			 "in this shard", first, n, L->runs);
+		sc_strf(err, errlen, "--shard %u/%u: no run of the %u run%s "
+			 "falls in this shard", first, n, L->runs,
+			 L->runs == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;
@@ -1011,8 +1012,8 @@ static void run_jobs(struct launch *L)
 	if (sc_jobs_run(&J, L->fatal, sizeof(L->fatal)) < 0 && !L->fatal[0])
 		sc_strf(L->fatal, sizeof(L->fatal), "the jobs failed");
 	if (sc_worker_cancel && !L->fatal[0])
-		sc_strf(L->fatal, sizeof(L->fatal), "interrupted after %u runs%s",
-			L->completed, sc_worker_stop_requested
+		sc_strf(L->fatal, sizeof(L->fatal), "interrupted after %u run%s%s",
+			L->completed, L->completed == 1 ? "" : "s", sc_worker_stop_requested
 			? " (schedctl stop)" : sc_worker_terminated
 			? " (schedctld is shutting down)" : "");
 }

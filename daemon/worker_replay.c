@@ -293,8 +293,9 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 		goto fail;
 	if (t.truncated)
 		sc_reply_notice(conn, "warning: %s is truncated (%" PRIu64
-				" valid bytes); replaying the %zu events it holds",
-				path, t.valid_bytes, t.nevents);
+				" valid bytes); replaying the %zu event%s it holds",
+				path, t.valid_bytes, t.nevents,
+				t.nevents == 1 ? "" : "s");
 	/* The recorded environment, when the trace has one: it shapes the
 	 * initial stack, so stack objects keep their addresses. */
 	size_t nenv = 0;

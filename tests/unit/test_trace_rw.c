@@ -506,7 +506,7 @@ static void test_json(void)
 		"\"cwd\":\"/home/user/src\"",
 		"\"env_digest\":\"fedcba9876543210\"",
 		"\"strategy\":\"pos\",\"strategy_params\":\"reset=1000\"",
-		"\"seed\":18446744073709551361,\"base_seed\":12345,"
+		"\"seed\":\"18446744073709551361\",\"base_seed\":\"12345\","
 		"\"run_index\":7,\"granularity\":\"sync\"",
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
 		"\"eager_timeouts\":true,\"slice_us\":750}",

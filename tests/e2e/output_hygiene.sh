@@ -1,0 +1,68 @@
+#!/bin/bash
+# output_hygiene.sh: what the CLI prints where.
+#   - `schedctl replay TRACE > out`: out holds exactly the program's own
+#     output; the result line goes to stderr;
+#   - with --json an error prints {"error", "exit_status"} on stdout and
+#     its one line on stderr;
+#   - export --format json writes the 64-bit seeds as decimal strings;
+#   - counts agree with their nouns ("1 run", "2 runs").
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+bb=$(sc_target bounded_buffer)
+
+# --- one run: singular nouns --------------------------------------------
+rc=0
+sc launch -s random -n 1 --seed 0xfedcba9876543210 --keep-traces all \
+	--out "$SC_TMP/one" -- "$bb" >"$SC_TMP/one.out" 2>"$SC_TMP/one.err" || rc=$?
+tap_is "$rc" 0 "launch -n 1 of a correct program: exit 0"
+tap_check "the first line says '1 run of', not '1 runs'" \
+	grep -q ": 1 run of " "$SC_TMP/one.out"
+tap_check "the summary says '1 run, 0 failing'" \
+	grep -q "^1 run, 0 failing" "$SC_TMP/one.out"
+tap_check "no '1 runs' anywhere" bash -c "! grep -q '\\b1 runs\\b' '$SC_TMP/one.out' '$SC_TMP/one.err'"
+sc analyze "$SC_TMP/one" >"$SC_TMP/an.out" 2>&1
+tap_check "analyze of one run says '1 run,'" grep -q "^1 run, " "$SC_TMP/an.out"
+trace=$(find "$SC_TMP/one" -name 'run-000001.sctrace' | head -n1)
+
+# --- replay: stdout is the program's output only ------------------------
+native=$SC_TMP/native.out
+"$bb" >"$native" 2>/dev/null
+rc=0
+sc replay "$trace" >"$SC_TMP/replay.out" 2>"$SC_TMP/replay.err" || rc=$?
+tap_is "$rc" 0 "replay of a passing run: exit 0"
+tap_check "replay's stdout is exactly the program's output" \
+	cmp -s "$native" "$SC_TMP/replay.out"
+tap_check "replay's result line is on stderr" \
+	grep -q "^replay: pass" "$SC_TMP/replay.err"
+
+# --- --json errors ---------------------------------------------------------
+rc=0
+sc replay --json "$SC_TMP/no-such.sctrace" >"$SC_TMP/je.json" 2>"$SC_TMP/je.err" || rc=$?
+tap_is "$rc" 3 "replay --json of a missing trace: exit 3"
+tap_is "$(json_get "$SC_TMP/je.json" 'd["exit_status"]')" 3 \
+	"it prints a JSON error object with exit_status 3"
+tap_check "whose error names the file" \
+	grep -q "no-such.sctrace" "$SC_TMP/je.json"
+tap_is "$(count_lines "$SC_TMP/je.err")" 1 "and one error line on stderr"
+rc=0
+sc launch --json --no-such-option -- "$bb" >"$SC_TMP/ue.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/ue.json" 'd["exit_status"]')" "2/2" \
+	"launch --json with a bad option: exit 2 and a JSON error object"
+rc=0
+sc analyze --json "$SC_TMP/no-such-dir" >"$SC_TMP/ae.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/ae.json" 'd["exit_status"]')" "3/3" \
+	"analyze --json of a missing directory: exit 3 and a JSON error object"
+
+# --- export: seeds as strings ------------------------------------------------
+sc export "$trace" --format json -o "$SC_TMP/e.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/e.json" 'type(d["header"]["base_seed"]).__name__ + " " + d["header"]["base_seed"]')" \
+	"str $(python3 -c 'print(0xfedcba9876543210)')" \
+	"export --format json: base_seed is a string with all 64 bits"
+tap_is "$(json_get "$SC_TMP/e.json" 'type(d["header"]["seed"]).__name__')" str \
+	"export --format json: seed is a string"
+
+sc_check_no_leftovers
+tap_done
