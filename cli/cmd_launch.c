@@ -395,6 +395,7 @@ int cmd_launch(int argc, char **argv)
 	char resolved[PATH_MAX], why[PATH_MAX + 256], cwd[PATH_MAX];
 	char **args;
 	const struct sc_strategy *s;
+	struct sc_program_info info;
 	int c, fd, code;
 
 	opterr = 0;
@@ -444,10 +445,20 @@ int cmd_launch(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("launch: no program given (schedctl launch "
 				       "[OPTIONS] -- PROGRAM [ARGS...])");
-	if (sc_check_program(argv[optind], resolved, sizeof(resolved), why,
-			     sizeof(why)) < 0) {
+	if (sc_check_program_info(argv[optind], getenv("PATH"), resolved,
+				  sizeof(resolved), &info, why,
+				  sizeof(why)) < 0) {
 		cli_error("%s", why);
 		return EXIT_FAIL;
+	}
+	/* The kernel runs a script by its interpreter, which starts the
+	 * real work in child processes (or execs it): follow them, or
+	 * nothing of interest would be scheduled. */
+	if (info.script && !o.req.follow_forks) {
+		cli_error("%s is a script run by %s; following its child "
+			  "processes (--follow-forks)", argv[optind],
+			  info.interpreter);
+		o.req.has_follow_forks = o.req.follow_forks = 1;
 	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		cli_error("getcwd: %s", strerror(errno));

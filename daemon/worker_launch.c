@@ -73,6 +73,7 @@ struct launch {
 	uint32_t timeout_ms;
 	enum keep_traces keep;
 	int cpu;
+	bool follow_forks;              /* asked for, or PROGRAM is a script */
 	enum sc_granularity granularity;
 	char **modules, **sources;      /* NULL-terminated copies */
 	/* results */
@@ -109,12 +110,22 @@ static bool tool_failed(enum sc_verdict v)
 
 /* ---- request checks (exit 2: usage, 3: cannot run) ---- */
 
+/* The PATH of the program's environment (for "#!/usr/bin/env NAME"). */
+static const char *request_path(const Scctl__LaunchRequest *req)
+{
+	for (size_t i = 0; i < req->n_env; i++)
+		if (strncmp(req->env[i], "PATH=", 5) == 0)
+			return req->env[i] + 5;
+	return NULL;
+}
+
 static int check_request(struct launch *L, char *err, size_t errlen)
 {
 	const Scctl__LaunchRequest *req = L->req;
 	const char *gran = req->granularity ? req->granularity : "";
 	const char *keep = req->keep_traces ? req->keep_traces : "";
 	char resolved[4096], why[1024];
+	struct sc_program_info info;
 
 	if (req->n_argv == 0 || !*req->argv[0]) {
 		sc_strf(err, errlen, "launch: no program given");
@@ -200,12 +211,16 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 		sc_strf(err, errlen, "%s: %s", req->cwd, strerror(errno));
 		return 3;
 	}
-	if (sc_check_program(req->argv[0], resolved, sizeof(resolved), why,
-			     sizeof(why)) < 0) {
+	if (sc_check_program_info(req->argv[0], request_path(req), resolved,
+				  sizeof(resolved), &info, why,
+				  sizeof(why)) < 0) {
 		sc_strf(err, errlen, "%s", why);
 		return 3;
 	}
 	sc_strf(L->program, sizeof(L->program), "%s", resolved);
+	/* A script's work is done by the processes its interpreter starts:
+	 * schedule them too (the CLI says so; an older client may not). */
+	L->follow_forks = req->follow_forks || info.script;
 	return 0;
 }
 
@@ -322,7 +337,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 								      : "sync",
 			.instrument_modules = L->modules,
 			.instrument_sources = L->sources,
-			.follow_forks = L->req->follow_forks,
+			.follow_forks = L->follow_forks,
 			.env = L->envp,
 			.max_steps = L->max_steps,
 			.timeout_ms = L->timeout_ms,
@@ -358,7 +373,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.granularity = L->granularity,
 			.instrument_modules = (const char *const *)L->modules,
 			.instrument_sources = (const char *const *)L->sources,
-			.follow_forks = L->req->follow_forks,
+			.follow_forks = L->follow_forks,
 			.stdin_fd = -1,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,

@@ -112,8 +112,9 @@ static int check_trace(const struct sc_trace *t, const char *path,
 			 t->cwd, strerror(errno));
 		return 3;
 	}
-	if (sc_check_program(t->argv[0], resolved, sizeof(resolved), why,
-			     sizeof(why)) < 0) {
+	if (sc_check_program_info(t->argv[0], sc_env_path(t->env), resolved,
+				  sizeof(resolved), NULL, why,
+				  sizeof(why)) < 0) {
 		sc_strf(err, errlen, "%s", why);
 		return 3;
 	}
