@@ -91,7 +91,7 @@ enum {
 	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
 	OPT_DETACH, OPT_KEEP_TRACES, OPT_DEPTH, OPT_INSTRUMENT, OPT_INSTRUMENT_SRC,
 	OPT_FOLLOW_FORKS, OPT_NOISE, OPT_NOISE_P, OPT_NOISE_C, OPT_PREEMPTIONS,
-	OPT_NO_CACHE,
+	OPT_NO_CACHE, OPT_STDIN,
 };
 
 static const struct option launch_opts[] = {
@@ -119,6 +119,7 @@ static const struct option launch_opts[] = {
 	{ "c", required_argument, NULL, OPT_NOISE_C },
 	{ "preemptions", required_argument, NULL, OPT_PREEMPTIONS },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "stdin", required_argument, NULL, OPT_STDIN },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -136,6 +137,7 @@ struct launch_opts {
 	bool preemptions_given;     /* --preemptions */
 	uint32_t preemptions;
 	bool no_cache;              /* --no-cache */
+	const char *stdin_file;     /* --stdin */
 	char params[128];           /* strategy_params built from them */
 };
 
@@ -278,6 +280,11 @@ static int parse_one(int c, struct launch_opts *o)
 	case OPT_NO_CACHE:
 		o->no_cache = true;
 		return 0;
+	case OPT_STDIN:
+		if (!*optarg)
+			return cli_usage_error("--stdin: empty file name");
+		o->stdin_file = optarg;
+		return 0;
 	case OPT_SOCKET:
 		cli_socket = optarg;
 		return 0;
@@ -325,6 +332,13 @@ static int chess_params(struct launch_opts *o)
 		snprintf(o->params, sizeof(o->params), "cache=0");
 	o->req.strategy_params = o->params;
 	return 0;
+}
+
+/* A --stdin FILE we opened; our own stdin stays. */
+static void close_input(int fd)
+{
+	if (fd > STDIN_FILENO)
+		close(fd);
 }
 
 static uint64_t fresh_seed(void)
@@ -396,7 +410,7 @@ int cmd_launch(int argc, char **argv)
 	char **args;
 	const struct sc_strategy *s;
 	struct sc_program_info info;
-	int c, fd, code;
+	int c, fd, code, infd;
 
 	opterr = 0;
 	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
@@ -464,11 +478,17 @@ int cmd_launch(int argc, char **argv)
 		cli_error("getcwd: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
+	code = cli_launch_stdin(o.stdin_file, &infd);
+	if (code)
+		return code;
+	if (infd >= 0)
+		o.req.has_stdin_fd = o.req.stdin_fd = 1;
 	/* argv[0] becomes the resolved path: the daemon does not search
 	 * our PATH, and replay needs the same file. */
 	args = calloc((size_t)(argc - optind) + 1, sizeof(*args));
 	if (!args) {
 		cli_error("out of memory");
+		close_input(infd);
 		return EXIT_FAIL;
 	}
 	memcpy(args, argv + optind, (size_t)(argc - optind) * sizeof(*args));
@@ -480,6 +500,7 @@ int cmd_launch(int argc, char **argv)
 	if (!o.req.env) {
 		free(args);
 		cli_error("out of memory");
+		close_input(infd);
 		return EXIT_FAIL;
 	}
 	if (!o.req.has_seed) {
@@ -498,14 +519,17 @@ int cmd_launch(int argc, char **argv)
 	if (fd < 0) {
 		free(o.req.env);
 		free(args);
+		close_input(infd);
 		return EXIT_FAIL;
 	}
 	if (!o.req.detach)
 		cli_stop_on_interrupt(fd);
-	code = cli_send(fd, &req, NULL, 0) < 0 ? EXIT_FAIL
+	code = cli_send(fd, &req, infd >= 0 ? &infd : NULL,
+			infd >= 0 ? 1 : 0) < 0 ? EXIT_FAIL
 	       : stream_replies(fd, &rep, o.req.detach);
 	close(fd);
 	report_launch_free(&rep);
+	close_input(infd);
 	free(o.req.env);
 	free(args);
 	return code;

@@ -346,6 +346,10 @@ struct sc_trace_header {
 	uint32_t timeout_ms;
 	bool eager_timeouts;
 	uint32_t slice_us;              /* 0: the default */
+	/* The program's standard input (NULL: /dev/null), relative to the
+	 * trace's directory unless absolute, and its size. */
+	const char *stdin_file;
+	uint64_t stdin_size;
 };
 
 struct sc_module {
