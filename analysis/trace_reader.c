@@ -199,6 +199,11 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->timeout_ms = h->timeout_ms;
 	t->eager_timeouts = h->eager_timeouts;
 	t->slice_us = h->has_slice_us ? h->slice_us : 0;
+	if (h->stdin_file) {
+		if (dup_str(ld, &t->stdin_file, h->stdin_file) < 0)
+			return -1;
+		t->stdin_size = h->stdin_size;
+	}
 	return set_modules(ld, h->modules, h->n_modules);
 }
 
@@ -587,6 +592,7 @@ void sc_trace_free(struct sc_trace *t)
 			free(t->argv[i]);
 	free(t->argv);
 	free(t->cwd);
+	free(t->stdin_file);
 	free(t->strategy);
 	free(t->strategy_params);
 	free(t->granularity);

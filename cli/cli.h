@@ -96,4 +96,10 @@ int cmd_results(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 
+/* launch: the program's standard input.  file: --stdin FILE ("-": ours),
+ * or NULL for ours unless it is a terminal or /dev/null.  Sets *fd to the
+ * descriptor to pass (-1: none, the program gets /dev/null); returns 0 or
+ * the exit status after printing why. */
+int cli_launch_stdin(const char *file, int *fd);
+
 #endif /* SCHEDCTL_CLI_H */

@@ -61,7 +61,13 @@ static const char launch_usage[] =
 "                          (also every shared-memory access of the\n"
 "                          instrumented code)\n"
 "      --follow-forks      schedule the threads of forked child processes\n"
-"                          too (default: children run uncontrolled)\n"
+"                          too (default: children run uncontrolled;\n"
+"                          implied when PROGRAM is a #! script, which is\n"
+"                          run by its interpreter)\n"
+"      --stdin FILE        the program's standard input (default: ours,\n"
+"                          unless a terminal: then /dev/null); read once\n"
+"                          into the session (at most 256 MiB), and every\n"
+"                          run and replay reads it all from the start\n"
 "      --instrument MODULE with mem: also instrument the shared object\n"
 "                          whose file name starts with MODULE (repeatable)\n"
 "      --instrument-source FILE  with mem: only instructions from source\n"
@@ -91,7 +97,7 @@ enum {
 	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
 	OPT_DETACH, OPT_KEEP_TRACES, OPT_DEPTH, OPT_INSTRUMENT, OPT_INSTRUMENT_SRC,
 	OPT_FOLLOW_FORKS, OPT_NOISE, OPT_NOISE_P, OPT_NOISE_C, OPT_PREEMPTIONS,
-	OPT_NO_CACHE,
+	OPT_NO_CACHE, OPT_STDIN,
 };
 
 static const struct option launch_opts[] = {
@@ -119,6 +125,7 @@ static const struct option launch_opts[] = {
 	{ "c", required_argument, NULL, OPT_NOISE_C },
 	{ "preemptions", required_argument, NULL, OPT_PREEMPTIONS },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "stdin", required_argument, NULL, OPT_STDIN },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -136,6 +143,7 @@ struct launch_opts {
 	bool preemptions_given;     /* --preemptions */
 	uint32_t preemptions;
 	bool no_cache;              /* --no-cache */
+	const char *stdin_file;     /* --stdin */
 	char params[128];           /* strategy_params built from them */
 };
 
@@ -278,6 +286,11 @@ static int parse_one(int c, struct launch_opts *o)
 	case OPT_NO_CACHE:
 		o->no_cache = true;
 		return 0;
+	case OPT_STDIN:
+		if (!*optarg)
+			return cli_usage_error("--stdin: empty file name");
+		o->stdin_file = optarg;
+		return 0;
 	case OPT_SOCKET:
 		cli_socket = optarg;
 		return 0;
@@ -325,6 +338,13 @@ static int chess_params(struct launch_opts *o)
 		snprintf(o->params, sizeof(o->params), "cache=0");
 	o->req.strategy_params = o->params;
 	return 0;
+}
+
+/* A --stdin FILE we opened; our own stdin stays. */
+static void close_input(int fd)
+{
+	if (fd > STDIN_FILENO)
+		close(fd);
 }
 
 static uint64_t fresh_seed(void)
@@ -395,7 +415,8 @@ int cmd_launch(int argc, char **argv)
 	char resolved[PATH_MAX], why[PATH_MAX + 256], cwd[PATH_MAX];
 	char **args;
 	const struct sc_strategy *s;
-	int c, fd, code;
+	struct sc_program_info info;
+	int c, fd, code, infd;
 
 	opterr = 0;
 	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
@@ -444,20 +465,36 @@ int cmd_launch(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage_error("launch: no program given (schedctl launch "
 				       "[OPTIONS] -- PROGRAM [ARGS...])");
-	if (sc_check_program(argv[optind], resolved, sizeof(resolved), why,
-			     sizeof(why)) < 0) {
+	if (sc_check_program_info(argv[optind], getenv("PATH"), resolved,
+				  sizeof(resolved), &info, why,
+				  sizeof(why)) < 0) {
 		cli_error("%s", why);
 		return EXIT_FAIL;
+	}
+	/* The kernel runs a script by its interpreter, which starts the
+	 * real work in child processes (or execs it): follow them, or
+	 * nothing of interest would be scheduled. */
+	if (info.script && !o.req.follow_forks) {
+		cli_error("%s is a script run by %s; following its child "
+			  "processes (--follow-forks)", argv[optind],
+			  info.interpreter);
+		o.req.has_follow_forks = o.req.follow_forks = 1;
 	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		cli_error("getcwd: %s", strerror(errno));
 		return EXIT_FAIL;
 	}
+	code = cli_launch_stdin(o.stdin_file, &infd);
+	if (code)
+		return code;
+	if (infd >= 0)
+		o.req.has_stdin_fd = o.req.stdin_fd = 1;
 	/* argv[0] becomes the resolved path: the daemon does not search
 	 * our PATH, and replay needs the same file. */
 	args = calloc((size_t)(argc - optind) + 1, sizeof(*args));
 	if (!args) {
 		cli_error("out of memory");
+		close_input(infd);
 		return EXIT_FAIL;
 	}
 	memcpy(args, argv + optind, (size_t)(argc - optind) * sizeof(*args));
@@ -469,6 +506,7 @@ int cmd_launch(int argc, char **argv)
 	if (!o.req.env) {
 		free(args);
 		cli_error("out of memory");
+		close_input(infd);
 		return EXIT_FAIL;
 	}
 	if (!o.req.has_seed) {
@@ -487,14 +525,17 @@ int cmd_launch(int argc, char **argv)
 	if (fd < 0) {
 		free(o.req.env);
 		free(args);
+		close_input(infd);
 		return EXIT_FAIL;
 	}
 	if (!o.req.detach)
 		cli_stop_on_interrupt(fd);
-	code = cli_send(fd, &req, NULL, 0) < 0 ? EXIT_FAIL
+	code = cli_send(fd, &req, infd >= 0 ? &infd : NULL,
+			infd >= 0 ? 1 : 0) < 0 ? EXIT_FAIL
 	       : stream_replies(fd, &rep, o.req.detach);
 	close(fd);
 	report_launch_free(&rep);
+	close_input(infd);
 	free(o.req.env);
 	free(args);
 	return code;

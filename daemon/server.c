@@ -269,7 +269,8 @@ static void run_worker(struct sc_daemon *d, int conn, Scctl__Request *req,
 	close(sig_pipe[1]);
 	sc_worker_init(conn);
 	if (req->launch)
-		code = sc_worker_launch(conn, req->launch, d);
+		code = sc_worker_launch(conn, req->launch, frame->fds,
+					frame->nfds, d);
 	else if (req->attach)
 		code = sc_worker_attach(conn, req->attach, d);
 	else

@@ -48,8 +48,9 @@ bool sc_worker_detached(void);
 void sc_worker_forget_client(void);
 
 /* Each returns the worker's exit status (0 ok, else the CLI's code). */
+/* launch: fds[0] is the program's input when req->stdin_fd. */
 int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
-		     const struct sc_daemon *d);
+		     const int *fds, size_t nfds, const struct sc_daemon *d);
 int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 		     const int *fds, size_t nfds, const struct sc_daemon *d);
 int sc_worker_attach(int conn, const Scctl__AttachRequest *req,

@@ -24,6 +24,7 @@
 #include "seeds.h"
 #include "jobs.h"
 #include "session_dir.h"
+#include "stdin_file.h"
 #include "store.h"
 #include "strf.h"
 #include "strategy/pilot.h"
@@ -65,6 +66,10 @@ struct launch {
 	uint32_t pilot_known;
 	uint32_t last_run;
 	char program[4096];             /* resolved argv[0] */
+	/* The program's input, the session's copy (stdin_file.h); every
+	 * run opens it afresh.  Empty: /dev/null. */
+	char stdin_path[PATH_MAX + 16];
+	uint64_t stdin_size;
 	char **argv, **envp;
 	uint64_t env_digest;
 	uint64_t base_seed;
@@ -73,6 +78,7 @@ struct launch {
 	uint32_t timeout_ms;
 	enum keep_traces keep;
 	int cpu;
+	bool follow_forks;              /* asked for, or PROGRAM is a script */
 	enum sc_granularity granularity;
 	char **modules, **sources;      /* NULL-terminated copies */
 	/* results */
@@ -109,12 +115,22 @@ static bool tool_failed(enum sc_verdict v)
 
 /* ---- request checks (exit 2: usage, 3: cannot run) ---- */
 
+/* The PATH of the program's environment (for "#!/usr/bin/env NAME"). */
+static const char *request_path(const Scctl__LaunchRequest *req)
+{
+	for (size_t i = 0; i < req->n_env; i++)
+		if (strncmp(req->env[i], "PATH=", 5) == 0)
+			return req->env[i] + 5;
+	return NULL;
+}
+
 static int check_request(struct launch *L, char *err, size_t errlen)
 {
 	const Scctl__LaunchRequest *req = L->req;
 	const char *gran = req->granularity ? req->granularity : "";
 	const char *keep = req->keep_traces ? req->keep_traces : "";
 	char resolved[4096], why[1024];
+	struct sc_program_info info;
 
 	if (req->n_argv == 0 || !*req->argv[0]) {
 		sc_strf(err, errlen, "launch: no program given");
@@ -200,12 +216,16 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 		sc_strf(err, errlen, "%s: %s", req->cwd, strerror(errno));
 		return 3;
 	}
-	if (sc_check_program(req->argv[0], resolved, sizeof(resolved), why,
-			     sizeof(why)) < 0) {
+	if (sc_check_program_info(req->argv[0], request_path(req), resolved,
+				  sizeof(resolved), &info, why,
+				  sizeof(why)) < 0) {
 		sc_strf(err, errlen, "%s", why);
 		return 3;
 	}
 	sc_strf(L->program, sizeof(L->program), "%s", resolved);
+	/* A script's work is done by the processes its interpreter starts:
+	 * schedule them too (the CLI says so; an older client may not). */
+	L->follow_forks = req->follow_forks || info.script;
 	return 0;
 }
 
@@ -265,6 +285,8 @@ static int write_params(struct launch *L, char *err, size_t errlen)
 	P("keep_going", req->keep_going ? "1" : "0");
 	P("keep_traces", L->keep == KEEP_ALL ? "all"
 	  : L->keep == KEEP_NONE ? "none" : "failing");
+	P("follow_forks", L->follow_forks ? "1" : "0");
+	P("stdin", L->stdin_path[0] ? SC_STDIN_NAME : "");
 #undef P
 	rc = sc_session_write_params(&L->session, p, n, err, errlen);
 	free(argv_key);
@@ -296,7 +318,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	struct sc_policy policy;
 	struct sc_trace_writer *w = NULL;
 	bool controlled = L->strategy->create != NULL;
-	int outfd = -1, errfd = -1, rc = -1;
+	int infd = -1, outfd = -1, errfd = -1, rc = -1;
 	char why[1024];
 
 	memset(res, 0, sizeof(*res));
@@ -322,18 +344,30 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 								      : "sync",
 			.instrument_modules = L->modules,
 			.instrument_sources = L->sources,
-			.follow_forks = L->req->follow_forks,
+			.follow_forks = L->follow_forks,
 			.env = L->envp,
 			.max_steps = L->max_steps,
 			.timeout_ms = L->timeout_ms,
 			.eager_timeouts = L->req->eager_timeouts,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
+			.stdin_file = L->stdin_path[0] ? SC_STDIN_NAME : NULL,
+			.stdin_size = L->stdin_size,
 		};
 
 		w = sc_trace_create(f->trace, &h);
 		if (!w) {
 			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s", f->trace,
 				 strerror(errno));
+			goto out;
+		}
+	}
+	/* Its own descriptor at offset 0, pilot runs included: they must
+	 * behave as the runs they stand for. */
+	if (L->stdin_path[0]) {
+		infd = open(L->stdin_path, O_RDONLY | O_CLOEXEC);
+		if (infd < 0) {
+			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s",
+				L->stdin_path, strerror(errno));
 			goto out;
 		}
 	}
@@ -358,8 +392,8 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.granularity = L->granularity,
 			.instrument_modules = (const char *const *)L->modules,
 			.instrument_sources = (const char *const *)L->sources,
-			.follow_forks = L->req->follow_forks,
-			.stdin_fd = -1,
+			.follow_forks = L->follow_forks,
+			.stdin_fd = infd,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,
 			.policy = controlled ? &policy : NULL,
@@ -379,6 +413,8 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 out:
 	if (w)
 		sc_trace_abandon(w);
+	if (infd >= 0)
+		close(infd);
 	if (outfd >= 0)
 		close(outfd);
 	if (errfd >= 0)
@@ -1045,8 +1081,29 @@ static void session_end(struct launch *L)
 		sc_log("session %s: %s", L->session.id, err);
 }
 
+/* The CLI passed the program's input: copy it into the session. */
+static int take_stdin(struct launch *L, const int *fds, size_t nfds,
+		      char *err, size_t errlen)
+{
+	if (!L->req->stdin_fd)
+		return 0;
+	if (nfds < 1) {
+		sc_strf(err, errlen, "launch: the request says it passes the "
+			"program's standard input, but no descriptor came");
+		return -1;
+	}
+	sc_strf(L->stdin_path, sizeof(L->stdin_path), "%s/%s",
+		L->session.dir, SC_STDIN_NAME);
+	if (sc_stdin_copy(fds[0], L->stdin_path, &L->stdin_size, err,
+			  errlen) < 0) {
+		L->stdin_path[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
 int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
-		     const struct sc_daemon *d)
+		     const int *fds, size_t nfds, const struct sc_daemon *d)
 {
 	struct launch L = { .conn = conn, .req = req, .first_bug_run = -1,
 			    .learnt.search.bug_preemptions = -1 };
@@ -1073,6 +1130,7 @@ int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
 	L.cpu = sched_getcpu();
 	if (sc_session_create(d->state_dir, req->out_dir, &L.session, err,
 			      sizeof(err)) < 0 ||
+	    take_stdin(&L, fds, nfds, err, sizeof(err)) < 0 ||
 	    write_params(&L, err, sizeof(err)) < 0) {
 		sc_reply_error(conn, 3, "%s", err);
 		free_launch(&L);

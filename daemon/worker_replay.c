@@ -26,6 +26,7 @@
 #include "log.h"
 #include "paths.h"
 #include "reply.h"
+#include "stdin_file.h"
 #include "strf.h"
 #include "strategy/replay.h"
 #include "worker.h"
@@ -112,8 +113,9 @@ static int check_trace(const struct sc_trace *t, const char *path,
 			 t->cwd, strerror(errno));
 		return 3;
 	}
-	if (sc_check_program(t->argv[0], resolved, sizeof(resolved), why,
-			     sizeof(why)) < 0) {
+	if (sc_check_program_info(t->argv[0], sc_env_path(t->env), resolved,
+				  sizeof(resolved), NULL, why,
+				  sizeof(why)) < 0) {
 		sc_strf(err, errlen, "%s", why);
 		return 3;
 	}
@@ -128,15 +130,23 @@ struct replay_outcome {
 };
 
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
-		      char **envp, int outfd, int errfd,
+		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
 {
 	struct sc_policy policy;
 	char tail[1024];
 	int rc;
 
-	if (sc_replay_create(t, &policy, err, errlen) < 0)
+	/* The same bytes as the recorded run, from the start. */
+	int infd = input ? sc_stdin_open(input, t->stdin_size, err, errlen)
+		   : -1;
+	if (input && infd < 0)
 		return 3;
+	if (sc_replay_create(t, &policy, err, errlen) < 0) {
+		if (infd >= 0)
+			close(infd);
+		return 3;
+	}
 	struct sc_trace_writer *w = NULL;
 	if (req->record_path && *req->record_path) {
 		/* The replayed run's own trace: same header, so that analyze
@@ -160,12 +170,16 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.timeout_ms = t->timeout_ms,
 			.eager_timeouts = t->eager_timeouts,
 			.slice_us = t->slice_us,
+			.stdin_file = input,
+			.stdin_size = t->stdin_size,
 		};
 		w = sc_trace_create(req->record_path, &h);
 		if (!w) {
 			sc_strf(err, errlen, "%s: %s", req->record_path,
 				 strerror(errno));
 			sc_replay_destroy(&policy);
+			if (infd >= 0)
+				close(infd);
 			return 3;
 		}
 	}
@@ -187,7 +201,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.instrument_modules = (const char *const *)t->instrument_modules,
 			.instrument_sources = (const char *const *)t->instrument_sources,
 			.follow_forks = t->follow_forks,
-			.stdin_fd = -1,
+			.stdin_fd = infd,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,
 			.policy = &policy,
@@ -200,6 +214,8 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 	}
 	if (w)
 		sc_trace_finish(w, &o->res);
+	if (infd >= 0)
+		close(infd);
 	o->diverged_at = sc_replay_diverged_at(&policy);
 	if (o->diverged_at >= 0) {
 		o->res.verdict = SC_VERDICT_DIVERGED;
@@ -270,7 +286,7 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 	const char *path = req->trace_path;
 	struct sc_trace t;
 	struct replay_outcome o;
-	char err[2048], why[1024], tmpdir[PATH_MAX];
+	char err[2048], why[1024], tmpdir[PATH_MAX], input[PATH_MAX + 16];
 	char **envp = NULL;
 	int outfd = -1, errfd = -1, code;
 
@@ -288,6 +304,10 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 		sc_reply_error(conn, 3, "%s", err);
 		return 3;
 	}
+	/* Before check_trace goes to the recorded working directory: a
+	 * relative input is found beside the trace, as the client named it. */
+	if (t.stdin_file && *t.stdin_file)
+		sc_stdin_resolve(t.stdin_file, path, input, sizeof(input));
 	code = check_trace(&t, path, err, sizeof(err));
 	if (code)
 		goto fail;
@@ -317,7 +337,9 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 		code = 3;
 		goto fail;
 	}
-	code = run_replay(&t, req, envp, outfd, errfd, &o, err, sizeof(err));
+	code = run_replay(&t, req, envp,
+			  t.stdin_file && *t.stdin_file ? input : NULL, outfd,
+			  errfd, &o, err, sizeof(err));
 	copy_out(outfd, nfds > 0 ? fds[0] : -1);
 	copy_out(errfd, nfds > 1 ? fds[1] : -1);
 	if (code)

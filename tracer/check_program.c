@@ -10,11 +10,37 @@
 
 #include "tracer.h"
 
-static int check_file(const char *path, char *err, size_t errlen,
+/* Is path an executable 64-bit ELF file?  shown names it in err. */
+static int check_elf(const char *path, char *err, size_t errlen,
+		     const char *shown)
+{
+	unsigned char ident[EI_NIDENT];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
+		return -1;
+	}
+	ssize_t n = read(fd, ident, sizeof(ident));
+	close(fd);
+	if (n != (ssize_t)sizeof(ident) || memcmp(ident, ELFMAG, SELFMAG) != 0) {
+		snprintf(err, errlen, "%s: not an ELF executable nor a #! "
+			 "script", shown);
+		return -1;
+	}
+	if (ident[EI_CLASS] != ELFCLASS64) {
+		snprintf(err, errlen, "%s: not a 64-bit ELF executable", shown);
+		return -1;
+	}
+	return 0;
+}
+
+static int check_file(const char *path, const char *path_env,
+		      struct sc_program_info *info, char *err, size_t errlen,
 		      const char *shown)
 {
 	struct stat st;
-	unsigned char ident[EI_NIDENT];
+	char why[1024];
 
 	if (stat(path, &st) < 0) {
 		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
@@ -29,27 +55,44 @@ static int check_file(const char *path, char *err, size_t errlen,
 			 strerror(errno));
 		return -1;
 	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
+	int rc = sc_script_check(path, shown, path_env, info, err, errlen);
+	if (rc < 0)
 		return -1;
-	}
-	ssize_t n = read(fd, ident, sizeof(ident));
-	close(fd);
-	if (n != (ssize_t)sizeof(ident) || memcmp(ident, ELFMAG, SELFMAG) != 0) {
-		snprintf(err, errlen, "%s: not an ELF executable", shown);
-		return -1;
-	}
-	if (ident[EI_CLASS] != ELFCLASS64) {
-		snprintf(err, errlen, "%s: not a 64-bit ELF executable", shown);
+	if (rc == 0)
+		return check_elf(path, err, errlen, shown);
+	info->script = true;
+	if (check_elf(info->elf, why, sizeof(why), info->elf) < 0) {
+		snprintf(err, errlen, "%s: its interpreter %s", shown, why);
 		return -1;
 	}
 	return 0;
 }
 
+const char *sc_env_path(char *const *envp)
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (strncmp(envp[i], "PATH=", 5) == 0)
+			return envp[i] + 5;
+	return NULL;
+}
+
 int sc_check_program(const char *program, char *resolved, size_t len,
 		     char *err, size_t errlen)
 {
+	return sc_check_program_info(program, getenv("PATH"), resolved, len,
+				     NULL, err, errlen);
+}
+
+int sc_check_program_info(const char *program, const char *path_env,
+			  char *resolved, size_t len,
+			  struct sc_program_info *info, char *err,
+			  size_t errlen)
+{
+	struct sc_program_info mine;
+
+	if (!info)
+		info = &mine;
+	memset(info, 0, sizeof(*info));
 	if (errlen)
 		err[0] = 0;
 	if (!program || !*program) {
@@ -57,13 +100,14 @@ int sc_check_program(const char *program, char *resolved, size_t len,
 		return -1;
 	}
 	if (strchr(program, '/')) {
-		if (check_file(program, err, errlen, program) < 0)
+		if (check_file(program, path_env, info, err, errlen,
+			       program) < 0)
 			return -1;
 		snprintf(resolved, len, "%s", program);
 		return 0;
 	}
 	/* Like execvp: search PATH. */
-	const char *path = getenv("PATH");
+	const char *path = path_env;
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	char *copy = strdup(path);
@@ -80,7 +124,8 @@ int sc_check_program(const char *program, char *resolved, size_t len,
 			 *dir ? dir : ".", program);
 		if (access(candidate, F_OK) < 0)
 			continue;
-		rc = check_file(candidate, err, errlen, program);
+		rc = check_file(candidate, path_env, info, err, errlen,
+				program);
 		if (rc == 0)
 			snprintf(resolved, len, "%s", candidate);
 		break;

@@ -318,8 +318,8 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 
 	memset(res, 0, sizeof(*res));
 	if (!cfg->argv || !cfg->argv[0] ||
-	    sc_check_program(cfg->argv[0], path, sizeof(path), err,
-			     sizeof(err)) < 0) {
+	    sc_check_program_info(cfg->argv[0], sc_env_path(cfg->envp), path,
+				  sizeof(path), NULL, err, sizeof(err)) < 0) {
 		res->verdict = SC_VERDICT_ERROR;
 		snprintf(res->message, sizeof(res->message), "%s",
 			 cfg->argv && cfg->argv[0] ? err : "no program given");

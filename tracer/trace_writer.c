@@ -292,6 +292,11 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 		h.has_slice_us = true;
 		h.slice_us = hdr->slice_us;
 	}
+	if (hdr->stdin_file) {
+		h.stdin_file = (char *)hdr->stdin_file;
+		h.has_stdin_size = true;
+		h.stdin_size = hdr->stdin_size;
+	}
 
 	Sctrace__Record rec = SCTRACE__RECORD__INIT;
 	rec.header = &h;

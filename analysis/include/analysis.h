@@ -65,6 +65,10 @@ struct sc_trace {
 	uint32_t timeout_ms;
 	bool eager_timeouts;
 	uint32_t slice_us;          /* 0: not recorded (the default) */
+	/* The program's standard input as recorded (NULL: /dev/null; a
+	 * relative path is relative to the trace's directory), its size. */
+	char *stdin_file;
+	uint64_t stdin_size;
 	/* last module map seen */
 	struct sc_trace_module *modules;
 	size_t nmodules;

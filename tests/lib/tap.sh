@@ -204,6 +204,10 @@ sc_setup() {
 	trap 'exit 143' TERM
 	[ -x "$SCHEDCTL" ] || tap_bail "schedctl not built: $SCHEDCTL"
 	command -v python3 >/dev/null || tap_bail "python3 is needed to read JSON"
+	# A launch reads the program's input from its own stdin: the tests
+	# must not depend on (or wait for) whatever stdin the harness gave
+	# them.  A test that feeds a launch says so on that command.
+	exec </dev/null
 	# Core files, if any, land here, where the tests look for them.
 	cd "$SC_WORK" || tap_bail "cannot enter $SC_WORK"
 }

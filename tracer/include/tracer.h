@@ -290,11 +290,37 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
 	      struct sc_run_result *result);
 
 /* Check that PROGRAM can be run: resolves it through PATH like execvp and
- * checks that it is an executable ELF file.  On success writes the resolved
- * path to resolved (size len) and returns 0; otherwise writes a one-line
- * reason ("./foo: No such file or directory") to err and returns -1. */
+ * checks that it is an executable 64-bit ELF file, or a "#!" script whose
+ * interpreter is one (the kernel runs the interpreter; see script.c).  On
+ * success writes the resolved path to resolved (size len) and returns 0;
+ * otherwise writes a one-line reason ("./foo: No such file or directory")
+ * to err and returns -1.  PATH is this process's. */
 int sc_check_program(const char *program, char *resolved, size_t len,
 		     char *err, size_t errlen);
+
+/* What sc_check_program_info() found out about PROGRAM. */
+struct sc_program_info {
+	bool script;                    /* a "#!" script */
+	char interpreter[512];          /* its #! line: "/bin/sh -e" */
+	char elf[4096];                 /* the ELF that runs in the end */
+};
+
+/* Same, with the PATH to search given (the program's environment's: NULL
+ * for the default), also used for "#!/usr/bin/env NAME"; info may be
+ * NULL. */
+int sc_check_program_info(const char *program, const char *path_env,
+			  char *resolved, size_t len,
+			  struct sc_program_info *info, char *err,
+			  size_t errlen);
+
+/* The value of PATH in envp (NULL-terminated), or NULL. */
+const char *sc_env_path(char *const *envp);
+
+/* The script part of the check (script.c): 1 when path is a script whose
+ * interpreters can run (info filled), 0 when it is no script, -1 with a
+ * one-line reason naming shown. */
+int sc_script_check(const char *path, const char *shown, const char *path_env,
+		    struct sc_program_info *info, char *err, size_t errlen);
 
 /* ---- traces (tracer/trace_writer.c) ---- */
 
@@ -320,6 +346,10 @@ struct sc_trace_header {
 	uint32_t timeout_ms;
 	bool eager_timeouts;
 	uint32_t slice_us;              /* 0: the default */
+	/* The program's standard input (NULL: /dev/null), relative to the
+	 * trace's directory unless absolute, and its size. */
+	const char *stdin_file;
+	uint64_t stdin_size;
 };
 
 struct sc_module {

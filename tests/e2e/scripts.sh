@@ -1,0 +1,58 @@
+#!/bin/bash
+# scripts.sh: a "#!" script is run through its interpreter (as the kernel
+# does) with --follow-forks implied, said on one line of stderr: a
+# /bin/sh script that runs a buggy target as a child finds the bug and
+# its replay reproduces it; a script that execs the target does too; a
+# "#!/usr/bin/env bash" script gets its arguments and passes; a missing
+# interpreter, or one env cannot find, is a one-line error with exit 3.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+cta=$(sc_target check_then_act)
+
+# A child: sh forks, the target asserts, sh exits with its status.
+printf '#!/bin/sh\n%s\n' "$cta" >"$SC_BIN/child.sh"
+# An exec: the script's process becomes the target.
+printf '#!/bin/sh\nexec %s "$@"\n' "$cta" >"$SC_BIN/exec.sh"
+# env and arguments: fails unless both arguments arrive in order.
+cat >"$SC_BIN/args.sh" <<'SCRIPT'
+#!/usr/bin/env bash
+[ "$#" -eq 2 ] && [ "$1" = "one" ] && [ "$2" = "two words" ]
+SCRIPT
+printf '#!%s/no-such-shell\necho hi\n' "$SC_TMP" >"$SC_BIN/missing.sh"
+printf '#!/usr/bin/env no-such-interpreter-xyz\necho hi\n' \
+	>"$SC_BIN/env_missing.sh"
+chmod +x "$SC_BIN"/*.sh
+
+rc=$(sc_launch_json "$SC_TMP/child.json" -n 200 --seed 1 -- "$SC_BIN/child.sh")
+tap_is "$rc" 1 "a #!/bin/sh script running check_then_act as a child: bug found"
+tap_is "$(grep -c 'script run by /bin/sh; following its child processes (--follow-forks)' \
+	"$SC_TMP/child.json.err")" 1 "one line on stderr says --follow-forks is implied"
+sc_check_replay "child script" "$SC_TMP/child.json" exit
+
+rc=$(sc_launch_json "$SC_TMP/exec.json" -n 200 --seed 1 -- "$SC_BIN/exec.sh")
+tap_is "$rc $(json_get "$SC_TMP/exec.json" 'd["bugs"][0]["kind"]')" "1 assert" \
+	"a script that execs check_then_act: its assertion is found"
+sc_check_replay "exec script" "$SC_TMP/exec.json" assert
+
+rc=$(sc_launch_json "$SC_TMP/args.json" -n 5 --seed 1 -- "$SC_BIN/args.sh" \
+	one "two words")
+tap_is "$rc/$(json_get "$SC_TMP/args.json" 'd["runs"]')" 0/5 \
+	"#!/usr/bin/env bash with arguments: 5 runs pass"
+
+rc=0
+sc launch -n 1 -- "$SC_BIN/missing.sh" >"$SC_TMP/out" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
+	"a missing interpreter: exit 3 and one line"
+tap_check "it names the interpreter" grep -q "no-such-shell: No such file" \
+	"$SC_TMP/err"
+rc=0
+sc launch -n 1 -- "$SC_BIN/env_missing.sh" >"$SC_TMP/out" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
+	"#!/usr/bin/env NAME with NAME not in PATH: exit 3 and one line"
+tap_diag_file "$SC_TMP/err" 2
+
+sc_check_no_leftovers
+tap_done

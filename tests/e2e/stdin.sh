@@ -1,0 +1,98 @@
+#!/bin/bash
+# stdin.sh: the program reads the launch's standard input (a file, a
+# pipe, or --stdin FILE); every run, in any job, reads all of it from
+# the start, and a replay feeds it the same bytes again, even once the
+# user's file has changed.  /dev/null stays /dev/null.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+# Small inputs: 3000 shuffled numbers (the same every time) and a gzip.
+awk 'BEGIN { x = 7; for (i = 0; i < 3000; i++) { x = (x * 1103515245 + 12345) % 2147483648; print x } }' \
+	>"$SC_TMP/in.txt"
+LC_ALL=C sort "$SC_TMP/in.txt" >"$SC_TMP/sorted.txt"
+gzip -c "$SC_TMP/in.txt" >"$SC_TMP/in.gz"
+command -v pigz >/dev/null || tap_bail "pigz is needed (tests/lib/debian-packages)"
+
+# same_outputs DIR N WANT: runs 1..N of the session in DIR all wrote WANT.
+same_outputs() {
+	local r n=0
+	for r in $(seq 1 "$2"); do
+		cmp -s "$(sc_run_output "$1" "$r")" "$3" && n=$((n + 1))
+	done
+	echo "$n/$2"
+}
+
+rc=0
+LC_ALL=C sc launch --json -n 3 --seed 1 --keep-traces all --out "$SC_TMP/sort" \
+	-- sort <"$SC_TMP/in.txt" >"$SC_TMP/sort.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(same_outputs "$SC_TMP/sort" 3 "$SC_TMP/sorted.txt")" "0 3/3" \
+	"sort < file: every run's output is byte-identical to native sort"
+[ "$rc" -eq 0 ] || tap_diag_file "$SC_TMP/err" 3
+
+rc=0
+sc launch --json -n 2 --seed 1 --out "$SC_TMP/pigz" -- pigz -d -c \
+	<"$SC_TMP/in.gz" >"$SC_TMP/pigz.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(same_outputs "$SC_TMP/pigz" 1 "$SC_TMP/in.txt")" "0 1/1" \
+	"pigz -d -c < file.gz decompresses it"
+
+rc=0
+cat "$SC_TMP/in.txt" | LC_ALL=C sc launch --json -n 2 --seed 1 \
+	--keep-traces all --out "$SC_TMP/pipe" -- sort \
+	>"$SC_TMP/pipe.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(same_outputs "$SC_TMP/pipe" 2 "$SC_TMP/sorted.txt")" "0 2/2" \
+	"input from a pipe reaches every run"
+
+rc=0
+sc launch --json -n 2 --seed 1 --keep-traces all --out "$SC_TMP/opt" \
+	--stdin "$SC_TMP/in.gz" -- pigz -d -c >"$SC_TMP/opt.json" \
+	2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(same_outputs "$SC_TMP/opt" 2 "$SC_TMP/in.txt")" "0 2/2" \
+	"--stdin FILE is the program's input"
+
+rc=0
+LC_ALL=C sc launch --json -n 4 --jobs 2 --seed 1 --keep-traces all \
+	--out "$SC_TMP/jobs" -- sort <"$SC_TMP/in.txt" >"$SC_TMP/jobs.json" \
+	2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(same_outputs "$SC_TMP/jobs" 4 "$SC_TMP/sorted.txt")" "0 4/4" \
+	"--jobs 2: every run reads the whole input"
+
+# A bug that needs the input: the shell execs check_then_act only when
+# it reads "go".  Its replay, once the user's file says something else,
+# must still read "go" and reproduce the assertion.
+cta=$(sc_target check_then_act)
+echo go >"$SC_TMP/go.txt"
+rc=0
+sc launch --json -n 200 --seed 1 --out "$SC_TMP/go" -- /bin/sh -c \
+	"read x && [ \"\$x\" = go ] && exec $cta" <"$SC_TMP/go.txt" \
+	>"$SC_TMP/go.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(json_get "$SC_TMP/go.json" 'd["bugs"][0]["kind"]')" "1 assert" \
+	"a bug behind the input is found"
+echo stop >"$SC_TMP/go.txt"
+sc_check_replay "input-dependent bug" "$SC_TMP/go.json" assert
+
+# The replay of a passing sort run prints the same sorted output.
+trace=$(ls "$SC_TMP"/sort/run-000002.sctrace)
+rc=0
+sc replay "$trace" >"$SC_TMP/replayed.txt" 2>"$SC_TMP/err" || rc=$?
+# (the replay's own verdict line follows the program's output)
+grep -v '^replay: ' "$SC_TMP/replayed.txt" >"$SC_TMP/replayed.out"
+tap_is "$rc $(cmp -s "$SC_TMP/replayed.out" "$SC_TMP/sorted.txt" && echo same)" \
+	"0 same" "replay of a sort run reads the same input, prints the same output"
+tap_check "the trace names the input" grep -qa stdin "$trace"
+
+rc=0
+sc launch --json -n 1 --seed 1 --out "$SC_TMP/null" -- sort </dev/null \
+	>"$SC_TMP/null.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(wc -c <"$(sc_run_output "$SC_TMP/null" 1)") $([ -e "$SC_TMP/null/stdin" ] && echo copied)" \
+	"0 0 " "< /dev/null: the program reads nothing, no input kept"
+
+rc=0
+sc launch -n 1 --stdin "$SC_TMP/no-such-file" -- sort >"$SC_TMP/out" \
+	2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
+	"--stdin with a missing file: exit 3 and one line"
+
+sc_check_no_leftovers
+tap_done
