@@ -199,6 +199,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->timeout_ms = h->timeout_ms;
 	t->eager_timeouts = h->eager_timeouts;
 	t->slice_us = h->has_slice_us ? h->slice_us : 0;
+	t->atomics = h->has_atomics && h->atomics;
 	return set_modules(ld, h->modules, h->n_modules);
 }
 

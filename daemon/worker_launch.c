@@ -19,7 +19,9 @@
 
 #include "assert_parse.h"
 #include "log.h"
+#include "panic_parse.h"
 #include "reply.h"
+#include "run_notice.h"
 #include "search_points.h"
 #include "seeds.h"
 #include "jobs.h"
@@ -74,6 +76,7 @@ struct launch {
 	enum keep_traces keep;
 	int cpu;
 	enum sc_granularity granularity;
+	bool atomics;                   /* sc_run_config.atomics */
 	char **modules, **sources;      /* NULL-terminated copies */
 	/* results */
 	uint32_t completed, failing;
@@ -137,6 +140,8 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 		return 2;
 	}
 	L->granularity = strcmp(gran, "mem") == 0 ? SC_GRAN_MEM : SC_GRAN_SYNC;
+	/* At mem granularity the atomics are points anyway. */
+	L->atomics = L->granularity == SC_GRAN_SYNC;
 	if ((req->n_instrument_modules || req->n_instrument_sources) &&
 	    L->granularity != SC_GRAN_MEM) {
 		sc_strf(err, errlen, "--instrument and --instrument-source need "
@@ -261,6 +266,7 @@ static int write_params(struct launch *L, char *err, size_t errlen)
 	P("timeout_ms", tmo);
 	P("slice_us", slice);
 	P("granularity", L->granularity == SC_GRAN_MEM ? "mem" : "sync");
+	P("atomics", L->atomics ? "1" : "0");
 	P("timeouts", req->eager_timeouts ? "eager" : "lazy");
 	P("keep_going", req->keep_going ? "1" : "0");
 	P("keep_traces", L->keep == KEEP_ALL ? "all"
@@ -328,6 +334,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.timeout_ms = L->timeout_ms,
 			.eager_timeouts = L->req->eager_timeouts,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
+			.atomics = L->atomics,
 		};
 
 		w = sc_trace_create(f->trace, &h);
@@ -356,6 +363,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 			.eager_timeouts = L->req->eager_timeouts,
 			.granularity = L->granularity,
+			.atomics = L->atomics,
 			.instrument_modules = (const char *const *)L->modules,
 			.instrument_sources = (const char *const *)L->sources,
 			.follow_forks = L->req->follow_forks,
@@ -411,6 +419,7 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 	scctl__bug__init(b);
 	sc_file_tail(f->err, 5, tail, sizeof(tail));
 	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_panic(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
 	if (!L->strategy->create)
 		sc_strf(replay, sizeof(replay), "not replayable (native run)");
 	else if (!trace_kept)
@@ -471,6 +480,20 @@ static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 }
 
 /* Run r, report it; returns false when the session must stop. */
+static void send_notices(struct launch *L, const struct sc_run_result *res)
+{
+	char lines[2][320];
+	size_t n = sc_run_notices(res, lines, 2);
+
+	for (size_t i = 0; i < n; i++) {
+		Scctl__Reply reply = SCCTL__REPLY__INIT;
+		reply.has_ok = 1;
+		reply.ok = 1;
+		reply.notice = lines[i];
+		sc_worker_send(L->conn, &reply);
+	}
+}
+
 static bool one_run(struct launch *L, uint32_t r)
 {
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
@@ -486,6 +509,9 @@ static bool one_run(struct launch *L, uint32_t r)
 	sc_session_run_path(&L->session, r, "err", f.err, sizeof(f.err));
 	if (do_run(L, r, seed, &f, &res) < 0)
 		return false;
+	/* Once per session: run 1 is reported by exactly one job. */
+	if (r == 1 && L->strategy->create)
+		send_notices(L, &res);
 	if (tool_failed(res.verdict)) {
 		/* The tool failed, or the run was cancelled: not a bug of
 		 * the program.  Keep its files for a look. */
@@ -849,8 +875,11 @@ static bool deliver_run(void *ctx, const Scctl__Reply *r)
 	const Scctl__RunResult *rr = r->run;
 	char err[512];
 
-	if (!rr)
+	if (!rr) {
+		if (r->notice)
+			sc_worker_send(L->conn, r);
 		return true;
+	}
 	if (rr->run > L->last_run)
 		L->last_run = rr->run;
 	sc_worker_send(L->conn, r);

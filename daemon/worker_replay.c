@@ -23,6 +23,7 @@
 
 #include "analysis.h"
 #include "assert_parse.h"
+#include "panic_parse.h"
 #include "log.h"
 #include "paths.h"
 #include "reply.h"
@@ -132,7 +133,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      struct replay_outcome *o, char *err, size_t errlen)
 {
 	struct sc_policy policy;
-	char tail[1024];
+	char tail[1024], errpath[64];
 	int rc;
 
 	if (sc_replay_create(t, &policy, err, errlen) < 0)
@@ -160,6 +161,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.timeout_ms = t->timeout_ms,
 			.eager_timeouts = t->eager_timeouts,
 			.slice_us = t->slice_us,
+			.atomics = t->atomics,
 		};
 		w = sc_trace_create(req->record_path, &h);
 		if (!w) {
@@ -184,6 +186,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.granularity = t->granularity &&
 				       strcmp(t->granularity, "mem") == 0
 				       ? SC_GRAN_MEM : SC_GRAN_SYNC,
+			.atomics = t->atomics,
 			.instrument_modules = (const char *const *)t->instrument_modules,
 			.instrument_sources = (const char *const *)t->instrument_sources,
 			.follow_forks = t->follow_forks,
@@ -210,6 +213,10 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		tail_of_fd(errfd, tail, sizeof(tail));
 		sc_bug_describe(&o->res, tail, o->message, sizeof(o->message),
 				o->location, sizeof(o->location));
+		sc_strf(errpath, sizeof(errpath), "/proc/self/fd/%d", errfd);
+		sc_describe_panic(&o->res, errpath, o->message,
+				  sizeof(o->message), o->location,
+				  sizeof(o->location));
 	}
 	sc_replay_destroy(&policy);
 	if (rc < 0) {

@@ -65,6 +65,7 @@ struct sc_trace {
 	uint32_t timeout_ms;
 	bool eager_timeouts;
 	uint32_t slice_us;          /* 0: not recorded (the default) */
+	bool atomics;               /* sync: atomic RMWs were points */
 	/* last module map seen */
 	struct sc_trace_module *modules;
 	size_t nmodules;
