@@ -8,9 +8,11 @@
 
 #include "tracer.h"
 
+#define SC_NOTICE_LEN 400
+
 /* Write the warnings about run res (one line each, without a trailing
  * newline) to lines[0..max), each of size len; returns how many. */
 size_t sc_run_notices(const struct sc_run_result *res,
-		      char lines[][320], size_t max);
+		      char lines[][SC_NOTICE_LEN], size_t max);
 
 #endif

@@ -480,18 +480,18 @@ static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 }
 
 /* Run r, report it; returns false when the session must stop. */
-static void send_notices(struct launch *L, const struct sc_run_result *res)
+/* The notices about run res, one line each, joined with newlines into
+ * buf ("" when none).  They travel with the run's reply, which --jobs
+ * delivers in run order like any other. */
+static void run_notices(const struct sc_run_result *res, char *buf, size_t len)
 {
-	char lines[2][320];
-	size_t n = sc_run_notices(res, lines, 2);
+	char lines[2][SC_NOTICE_LEN];
+	size_t n = sc_run_notices(res, lines, 2), used = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		Scctl__Reply reply = SCCTL__REPLY__INIT;
-		reply.has_ok = 1;
-		reply.ok = 1;
-		reply.notice = lines[i];
-		sc_worker_send(L->conn, &reply);
-	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? "\n" : "", lines[i]);
 }
 
 static bool one_run(struct launch *L, uint32_t r)
@@ -503,6 +503,7 @@ static bool one_run(struct launch *L, uint32_t r)
 	uint64_t seed = sc_run_seed(L->base_seed, r);
 	Scctl__Bug *bug = NULL;
 	bool failing, kept, go_on = true;
+	char notices[2 * SC_NOTICE_LEN] = "";
 
 	sc_session_run_path(&L->session, r, "sctrace", f.trace, sizeof(f.trace));
 	sc_session_run_path(&L->session, r, "out", f.out, sizeof(f.out));
@@ -511,7 +512,7 @@ static bool one_run(struct launch *L, uint32_t r)
 		return false;
 	/* Once per session: run 1 is reported by exactly one job. */
 	if (r == 1 && L->strategy->create)
-		send_notices(L, &res);
+		run_notices(&res, notices, sizeof(notices));
 	if (tool_failed(res.verdict)) {
 		/* The tool failed, or the run was cancelled: not a bug of
 		 * the program.  Keep its files for a look. */
@@ -557,6 +558,8 @@ static bool one_run(struct launch *L, uint32_t r)
 	reply.has_ok = 1;
 	reply.ok = 1;
 	reply.run = &rr;
+	if (notices[0])
+		reply.notice = notices;
 	sc_worker_send(L->conn, &reply);
 	if (bug && L->nbugs < MAX_REPORTED_BUGS) {
 		Scctl__Bug **nb = realloc(L->bugs, (L->nbugs + 1) * sizeof(*nb));
@@ -875,11 +878,8 @@ static bool deliver_run(void *ctx, const Scctl__Reply *r)
 	const Scctl__RunResult *rr = r->run;
 	char err[512];
 
-	if (!rr) {
-		if (r->notice)
-			sc_worker_send(L->conn, r);
+	if (!rr)
 		return true;
-	}
 	if (rr->run > L->last_run)
 		L->last_run = rr->run;
 	sc_worker_send(L->conn, r);
