@@ -101,7 +101,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 
 	e->nwoken = 0;
 	ev.step = e->step++;
-	if (sc_is_sync_kind(ev.kind))
+	if (sc_is_sync_kind(ev.kind) && t->logical != 0)
 		e->res->sync_steps++;
 	ev.enabled = nenabled;
 	ev.thread = t->logical;

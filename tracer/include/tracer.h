@@ -266,10 +266,11 @@ struct sc_run_result {
 	int signal;                     /* fatal signal, or 0 */
 	uint64_t steps;                 /* events executed */
 	uint32_t threads;               /* threads created, main included */
-	/* Steps that were synchronisation (futex, lock, wait, yield, atomic),
-	 * not thread creation, exit, syscalls or preemptions: too few of them
-	 * in a run of several threads means schedctl could not see how the
-	 * program synchronises. */
+	/* Steps of threads other than T0 that were synchronisation (futex,
+	 * lock, wait, yield, atomic), not thread start, exit, syscalls or
+	 * preemptions: too few of them means schedctl could not see how the
+	 * threads synchronise.  (T0's are left out: creating and joining
+	 * threads takes the loader's lock and waits on a futex.) */
 	uint64_t sync_steps;
 	uint64_t wall_us;
 	uint32_t fault_thread;          /* logical id of the crashing thread */
