@@ -37,9 +37,11 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		t->seed, t->base_seed, t->run_index);
 	sc_json_string(out, t->granularity);
 	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32
-		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32 "}",
+		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32
+		",\"atomics\":%s}",
 		t->max_steps, t->timeout_ms,
-		t->eager_timeouts ? "true" : "false", t->slice_us);
+		t->eager_timeouts ? "true" : "false", t->slice_us,
+		t->atomics ? "true" : "false");
 }
 
 static void put_modules(const struct sc_trace *t, FILE *out)

@@ -204,6 +204,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 			return -1;
 		t->stdin_size = h->stdin_size;
 	}
+	t->atomics = h->has_atomics && h->atomics;
 	return set_modules(ld, h->modules, h->n_modules);
 }
 

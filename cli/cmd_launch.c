@@ -379,8 +379,14 @@ static int stream_replies(int fd, struct launch_report *rep, bool detach)
 			return EXIT_NO_BUG;
 		}
 		if (r->notice) {
+			/* One line each, as the daemon joined them. */
 			report_clear_progress(rep);
-			cli_error("%s", r->notice);
+			for (const char *l = r->notice; *l;) {
+				const char *nl = strchr(l, '\n');
+				int len = nl ? (int)(nl - l) : (int)strlen(l);
+				cli_error("%.*s", len, l);
+				l += len + (nl != NULL);
+			}
 		}
 		if (r->session)
 			report_launch_start(rep, r->session, r->planned_runs);

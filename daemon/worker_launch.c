@@ -19,7 +19,9 @@
 
 #include "assert_parse.h"
 #include "log.h"
+#include "panic_parse.h"
 #include "reply.h"
+#include "run_notice.h"
 #include "search_points.h"
 #include "seeds.h"
 #include "jobs.h"
@@ -80,6 +82,7 @@ struct launch {
 	int cpu;
 	bool follow_forks;              /* asked for, or PROGRAM is a script */
 	enum sc_granularity granularity;
+	bool atomics;                   /* sc_run_config.atomics */
 	char **modules, **sources;      /* NULL-terminated copies */
 	/* results */
 	uint32_t completed, failing;
@@ -153,6 +156,8 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 		return 2;
 	}
 	L->granularity = strcmp(gran, "mem") == 0 ? SC_GRAN_MEM : SC_GRAN_SYNC;
+	/* At mem granularity the atomics are points anyway. */
+	L->atomics = L->granularity == SC_GRAN_SYNC;
 	if ((req->n_instrument_modules || req->n_instrument_sources) &&
 	    L->granularity != SC_GRAN_MEM) {
 		sc_strf(err, errlen, "--instrument and --instrument-source need "
@@ -281,6 +286,7 @@ static int write_params(struct launch *L, char *err, size_t errlen)
 	P("timeout_ms", tmo);
 	P("slice_us", slice);
 	P("granularity", L->granularity == SC_GRAN_MEM ? "mem" : "sync");
+	P("atomics", L->atomics ? "1" : "0");
 	P("timeouts", req->eager_timeouts ? "eager" : "lazy");
 	P("keep_going", req->keep_going ? "1" : "0");
 	P("keep_traces", L->keep == KEEP_ALL ? "all"
@@ -352,6 +358,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 			.stdin_file = L->stdin_path[0] ? SC_STDIN_NAME : NULL,
 			.stdin_size = L->stdin_size,
+			.atomics = L->atomics,
 		};
 
 		w = sc_trace_create(f->trace, &h);
@@ -390,6 +397,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 			.eager_timeouts = L->req->eager_timeouts,
 			.granularity = L->granularity,
+			.atomics = L->atomics,
 			.instrument_modules = (const char *const *)L->modules,
 			.instrument_sources = (const char *const *)L->sources,
 			.follow_forks = L->follow_forks,
@@ -447,6 +455,7 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 	scctl__bug__init(b);
 	sc_file_tail(f->err, 5, tail, sizeof(tail));
 	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_panic(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
 	if (!L->strategy->create)
 		sc_strf(replay, sizeof(replay), "not replayable (native run)");
 	else if (!trace_kept)
@@ -507,6 +516,20 @@ static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 }
 
 /* Run r, report it; returns false when the session must stop. */
+/* The notices about run res, one line each, joined with newlines into
+ * buf ("" when none).  They travel with the run's reply, which --jobs
+ * delivers in run order like any other. */
+static void run_notices(const struct sc_run_result *res, char *buf, size_t len)
+{
+	char lines[2][SC_NOTICE_LEN];
+	size_t n = sc_run_notices(res, lines, 2), used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? "\n" : "", lines[i]);
+}
+
 static bool one_run(struct launch *L, uint32_t r)
 {
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
@@ -516,12 +539,16 @@ static bool one_run(struct launch *L, uint32_t r)
 	uint64_t seed = sc_run_seed(L->base_seed, r);
 	Scctl__Bug *bug = NULL;
 	bool failing, kept, go_on = true;
+	char notices[2 * SC_NOTICE_LEN] = "";
 
 	sc_session_run_path(&L->session, r, "sctrace", f.trace, sizeof(f.trace));
 	sc_session_run_path(&L->session, r, "out", f.out, sizeof(f.out));
 	sc_session_run_path(&L->session, r, "err", f.err, sizeof(f.err));
 	if (do_run(L, r, seed, &f, &res) < 0)
 		return false;
+	/* Once per session: run 1 is reported by exactly one job. */
+	if (r == 1 && L->strategy->create)
+		run_notices(&res, notices, sizeof(notices));
 	if (tool_failed(res.verdict)) {
 		/* The tool failed, or the run was cancelled: not a bug of
 		 * the program.  Keep its files for a look. */
@@ -567,6 +594,8 @@ static bool one_run(struct launch *L, uint32_t r)
 	reply.has_ok = 1;
 	reply.ok = 1;
 	reply.run = &rr;
+	if (notices[0])
+		reply.notice = notices;
 	sc_worker_send(L->conn, &reply);
 	if (bug && L->nbugs < MAX_REPORTED_BUGS) {
 		Scctl__Bug **nb = realloc(L->bugs, (L->nbugs + 1) * sizeof(*nb));

@@ -23,6 +23,7 @@
 
 #include "analysis.h"
 #include "assert_parse.h"
+#include "panic_parse.h"
 #include "log.h"
 #include "paths.h"
 #include "reply.h"
@@ -134,7 +135,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      struct replay_outcome *o, char *err, size_t errlen)
 {
 	struct sc_policy policy;
-	char tail[1024];
+	char tail[1024], errpath[64];
 	int rc;
 
 	/* The same bytes as the recorded run, from the start. */
@@ -172,6 +173,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.slice_us = t->slice_us,
 			.stdin_file = input,
 			.stdin_size = t->stdin_size,
+			.atomics = t->atomics,
 		};
 		w = sc_trace_create(req->record_path, &h);
 		if (!w) {
@@ -198,6 +200,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.granularity = t->granularity &&
 				       strcmp(t->granularity, "mem") == 0
 				       ? SC_GRAN_MEM : SC_GRAN_SYNC,
+			.atomics = t->atomics,
 			.instrument_modules = (const char *const *)t->instrument_modules,
 			.instrument_sources = (const char *const *)t->instrument_sources,
 			.follow_forks = t->follow_forks,
@@ -226,6 +229,10 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		tail_of_fd(errfd, tail, sizeof(tail));
 		sc_bug_describe(&o->res, tail, o->message, sizeof(o->message),
 				o->location, sizeof(o->location));
+		sc_strf(errpath, sizeof(errpath), "/proc/self/fd/%d", errfd);
+		sc_describe_panic(&o->res, errpath, o->message,
+				  sizeof(o->message), o->location,
+				  sizeof(o->location));
 	}
 	sc_replay_destroy(&policy);
 	if (rc < 0) {

@@ -261,7 +261,7 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
 	if (sc_plant_libc_breakpoints(e.main_proc) >= 0)
 		e.main_proc->libc_ready = true;
 	if (cfg->granularity == SC_GRAN_MEM)
-		sc_plant_mem_breakpoints(&e, e.main_proc);
+		sc_plant_mem_breakpoints(&e, e.main_proc, SC_SITES_MEMORY);
 	if (cfg->trace) {
 		struct sc_module *mods;
 		size_t n;

@@ -105,7 +105,9 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 	if (sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
 	if (e->cfg->granularity == SC_GRAN_MEM)
-		sc_plant_mem_breakpoints(e, p);
+		sc_plant_mem_breakpoints(e, p, SC_SITES_MEMORY);
+	else if (e->cfg->atomics)
+		sc_plant_mem_breakpoints(e, p, SC_SITES_ATOMIC);
 	if (e->cfg->trace && p == e->main_proc) {
 		struct sc_module *mods;
 		size_t n;

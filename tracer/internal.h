@@ -294,7 +294,29 @@ struct cs_insn;
 bool sc_mem_describe(const struct cs_insn *in, struct sc_mem_insn *m);
 uint64_t sc_mem_effective_address(const struct sc_mem_insn *m,
 				  const struct user_regs_struct *r, uint64_t pc);
-int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p);
+/* Which instructions get a breakpoint. */
+enum sc_sites {
+	SC_SITES_MEMORY,        /* every access to non-stack memory (mem) */
+	SC_SITES_ATOMIC,        /* atomic read-modify-writes only (sync) */
+};
+int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
+			     enum sc_sites which);
+
+/* ---- own_code.c ---- */
+enum sc_runtime {
+	SC_RUNTIME_NONE,        /* all of the module is the program's */
+	SC_RUNTIME_GO,          /* Go: only the ranges of package main */
+	SC_RUNTIME_GO_STRIPPED, /* Go without symbols: nothing is known */
+};
+bool sc_system_library(const char *path);
+/* What of the ELF file is the program's own code: fills *only (file
+ * addresses) for SC_RUNTIME_GO; free it with sc_addr_ranges_free. */
+struct Elf;
+enum sc_runtime sc_own_code(struct Elf *elf, struct sc_addr_ranges *only);
+/* Remember, for the run's result, that a runtime limited what was
+ * instrumented (engine.c). */
+void sc_note_runtime(struct sc_engine *e, enum sc_runtime rt,
+		     const char *path);
 void sc_mem_instrument_free(struct sc_engine *e);
 
 /* ---- libc_syms.c ---- */

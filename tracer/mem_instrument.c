@@ -1,12 +1,18 @@
-/* mem_instrument.c - `--granularity mem`: a breakpoint on every
- * instruction of the chosen modules that touches non-stack memory.
+/* mem_instrument.c - a breakpoint on every instruction of the chosen
+ * modules that touches non-stack memory (`--granularity mem`), or only on
+ * the atomic read-modify-writes (sync granularity: the locks of runtimes
+ * that never call pthread are made of them).
  *
- * Chosen modules: the main executable, plus shared objects named with
- * --instrument (matched against the start of the file name), optionally
- * limited to the instructions of some source files (--instrument-source,
- * through the DWARF line tables).  Runs when the target reaches its entry
- * point, so shared objects are mapped by then.  The int3s of a module are
- * written with one read and one write of its text.
+ * Chosen modules at mem: the main executable, plus shared objects named
+ * with --instrument (matched against the start of the file name),
+ * optionally limited to the instructions of some source files
+ * (--instrument-source, through the DWARF line tables).  For the atomics:
+ * the main executable and every shared object outside the system's library
+ * directories.  In both, a static binary of a known runtime (Go) is
+ * limited to the program's own functions (own_code.c).  Runs when the
+ * target reaches its entry point, so shared objects are mapped by then.
+ * The int3s of a module are written with one read and one write of its
+ * text.
  */
 #include <capstone/capstone.h>
 #include <fcntl.h>
@@ -55,7 +61,8 @@ static bool skipped_section(const char *name)
 
 static void scan_section(csh cs, const uint8_t *code, size_t size,
 			 uint64_t vaddr, uint64_t bias,
-			 const struct sc_addr_ranges *only, struct site_vec *out)
+			 const struct sc_addr_ranges *only,
+			 enum sc_sites which, struct site_vec *out)
 {
 	cs_insn *in = cs_malloc(cs);
 	const uint8_t *p = code;
@@ -74,18 +81,37 @@ static void scan_section(csh cs, const uint8_t *code, size_t size,
 		}
 		if (only && !sc_addr_ranges_contain(only, in->address))
 			continue;
-		if (sc_mem_describe(in, &m))
+		if (sc_mem_describe(in, &m) &&
+		    (which == SC_SITES_MEMORY || m.access == SC_ACC_RMW))
 			push_site(out, bias + in->address, &m);
 	}
 	cs_free(in, 1);
 }
 
+/* Scan the parts of section [vaddr, vaddr + size) that lie in the ranges
+ * (sorted or not): a Go binary's main functions are a sliver of its text,
+ * and disassembling only them keeps a 2 MB runtime out of the way. */
+static void scan_ranges(csh cs, const uint8_t *code, size_t size,
+			uint64_t vaddr, uint64_t bias,
+			const struct sc_addr_ranges *r, enum sc_sites which,
+			struct site_vec *out)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		uint64_t lo = r->v[i].lo > vaddr ? r->v[i].lo : vaddr;
+		uint64_t hi = r->v[i].hi < vaddr + size ? r->v[i].hi
+							: vaddr + size;
+		if (lo < hi)
+			scan_section(cs, code + (lo - vaddr), hi - lo, lo, bias,
+				     NULL, which, out);
+	}
+}
+
 static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
-		       struct site_vec *out)
+		       enum sc_sites which, struct site_vec *out)
 {
 	const char *const *sources = e->cfg->instrument_sources;
-	struct sc_addr_ranges only = { 0 };
-	bool filtered = sources && sources[0];
+	struct sc_addr_ranges only = { 0 }, own = { 0 };
+	bool filtered = which == SC_SITES_MEMORY && sources && sources[0];
 	csh cs;
 
 	if (filtered && sc_dwarf_source_ranges(path, sources, &only) < 0)
@@ -108,6 +134,9 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 		return -1;
 	}
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	enum sc_runtime rt = sc_own_code(elf, &own);
+	if (rt != SC_RUNTIME_NONE)
+		sc_note_runtime(e, rt, path);
 	uint64_t bias = eh.e_type == ET_DYN ? base : 0;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -118,14 +147,22 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 		if (skipped_section(elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
-		if (d && d->d_buf)
+		if (!d || !d->d_buf)
+			continue;
+		if (rt == SC_RUNTIME_GO)
+			scan_ranges(cs, d->d_buf, d->d_size, sh.sh_addr, bias,
+				    &own, which, out);
+		else if (rt == SC_RUNTIME_NONE)
 			scan_section(cs, d->d_buf, d->d_size, sh.sh_addr, bias,
-				     filtered ? &only : NULL, out);
+				     filtered ? &only : NULL, which, out);
+		/* A stripped Go binary: nothing is known to be the
+		 * program's own, so nothing is instrumented. */
 	}
 	cs_close(&cs);
 	elf_end(elf);
 	close(fd);
 	sc_addr_ranges_free(&only);
+	sc_addr_ranges_free(&own);
 	return 0;
 }
 
@@ -159,7 +196,32 @@ static int plant_sites(struct sc_engine *e, struct sc_process *p,
 			     &s->v[0].addr, sizeof(s->v[0]), table);
 }
 
-int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p)
+struct own_libs {
+	struct sc_engine *e;
+	struct sc_process *p;
+	const char *exe;
+	struct site_vec *sites;
+	int planted;
+};
+
+/* One mapping of p: if it is the start of a shared object of the program's
+ * own (not the executable, not a system library), plant its atomics. */
+static int plant_own_library(const struct sc_map_entry *m, void *arg)
+{
+	struct own_libs *a = arg;
+
+	if (m->offset != 0 || strcmp(m->path, a->exe) == 0 ||
+	    sc_system_library(m->path))
+		return 0;
+	a->sites->n = 0;
+	if (scan_module(a->e, m->path, m->start, SC_SITES_ATOMIC, a->sites) == 0 &&
+	    plant_sites(a->e, a->p, a->sites) == 0)
+		a->planted += (int)a->sites->n;
+	return 0;
+}
+
+int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
+			     enum sc_sites which)
 {
 	struct site_vec sites = { 0 };
 	char exe[PATH_MAX], link[64], path[4096];
@@ -168,21 +230,25 @@ int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p)
 
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)p->pid);
 	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		if (sc_maps_find_module(p->pid, exe, NULL, path, sizeof(path),
-					&base) == 0) {
-			scan_module(e, path, base, &sites);
-			planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
-		}
+	exe[n > 0 ? n : 0] = 0;
+	if (n > 0 && sc_maps_find_module(p->pid, exe, NULL, path, sizeof(path),
+					 &base) == 0) {
+		scan_module(e, path, base, which, &sites);
+		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
 	}
-	for (const char *const *m = e->cfg->instrument_modules; m && *m; m++) {
+	if (which == SC_SITES_ATOMIC) {
+		struct own_libs a = { e, p, exe, &sites, 0 };
+		sc_maps_foreach(p->pid, plant_own_library, &a);
+		planted += a.planted;
+	}
+	for (const char *const *m = e->cfg->instrument_modules;
+	     which == SC_SITES_MEMORY && m && *m; m++) {
 		sites.n = 0;
 		const char *prefix[] = { *m, NULL };
 		if (sc_maps_find_module(p->pid, NULL, prefix, path, sizeof(path),
 					&base) < 0)
 			continue;
-		scan_module(e, path, base, &sites);
+		scan_module(e, path, base, which, &sites);
 		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
 	}
 	free(sites.v);

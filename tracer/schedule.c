@@ -79,6 +79,21 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 	}
 }
 
+/* Synchronisation, as opposed to the life of threads and processes,
+ * syscalls and preemptions (sc_run_result.sync_steps). */
+static bool sc_is_sync_kind(uint32_t kind)
+{
+	switch (kind) {
+	case SC_EV_FUTEX_WAIT: case SC_EV_FUTEX_WAKE:
+	case SC_EV_FUTEX_REQUEUE: case SC_EV_FUTEX_WAKE_OP:
+	case SC_EV_FUTEX_OTHER: case SC_EV_WAIT_RETURN: case SC_EV_TIMEOUT:
+	case SC_EV_YIELD: case SC_EV_SLEEP:
+		return true;
+	default:
+		return kind >= SC_EV_MUTEX_LOCK && kind < SC_EV__COUNT;
+	}
+}
+
 static void execute(struct sc_engine *e, struct sc_thread *t,
 		    const struct sc_event *pending, uint32_t nenabled)
 {
@@ -86,6 +101,8 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 
 	e->nwoken = 0;
 	ev.step = e->step++;
+	if (sc_is_sync_kind(ev.kind) && t->logical != 0)
+		e->res->sync_steps++;
 	ev.enabled = nenabled;
 	ev.thread = t->logical;
 

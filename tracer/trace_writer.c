@@ -258,6 +258,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.has_run_index = true;
 	h.run_index = hdr->run_index;
 	h.granularity = (char *)hdr->granularity;
+	h.has_atomics = hdr->atomics;
+	h.atomics = hdr->atomics;
 	for (char *const *m = hdr->instrument_modules; m && *m; m++)
 		h.n_instrument_modules++;
 	h.instrument_modules = (char **)hdr->instrument_modules;

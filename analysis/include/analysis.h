@@ -69,6 +69,7 @@ struct sc_trace {
 	 * relative path is relative to the trace's directory), its size. */
 	char *stdin_file;
 	uint64_t stdin_size;
+	bool atomics;               /* sync: atomic RMWs were points */
 	/* last module map seen */
 	struct sc_trace_module *modules;
 	size_t nmodules;

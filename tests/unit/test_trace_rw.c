@@ -42,6 +42,7 @@ static const struct sc_trace_header test_hdr = {
 	.timeout_ms = 10000,
 	.eager_timeouts = true,
 	.slice_us = 750,
+	.atomics = true,
 };
 
 static const uint8_t bid1[] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02};
@@ -210,6 +211,7 @@ static void test_round_trip(void)
 	ok(t.max_steps == 100000 && t.timeout_ms == 10000 && t.eager_timeouts,
 	   "max_steps, timeout_ms, eager_timeouts");
 	is_int(t.slice_us, 750, "slice_us");
+	ok(t.atomics, "atomics (sync granularity's atomic RMW points)");
 	ok(t.nmodules == 1 && !strcmp(t.modules[0].path, "/bin/true") &&
 	   t.modules[0].build_id_len == 3 &&
 	   !memcmp(t.modules[0].build_id, bid1, 3) &&
@@ -509,7 +511,7 @@ static void test_json(void)
 		"\"seed\":\"18446744073709551361\",\"base_seed\":\"12345\","
 		"\"run_index\":7,\"granularity\":\"sync\"",
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
-		"\"eager_timeouts\":true,\"slice_us\":750}",
+		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","
 		"\"load_address\":\"0x555555554000\",\"size\":20480}",
 		"\"build_id\":\"\",\"load_address\":\"0x7ffff7dd5000\"",

@@ -239,6 +239,11 @@ struct sc_run_config {
 	 * may be NULL. */
 	const char *const *instrument_modules;
 	const char *const *instrument_sources;
+	/* sync granularity: the atomic read-modify-write instructions (lock
+	 * prefix, xchg with memory) of the program's own code are scheduling
+	 * points too: the locks of runtimes that never call pthread (Rust's
+	 * std::sync, hand-written spinlocks) are made of them. */
+	bool atomics;
 	/* Schedule the threads of forked child processes too (a test run by
 	 * a shell script, a server that forks workers).  Otherwise children
 	 * run uncontrolled until they exit. */
@@ -261,11 +266,20 @@ struct sc_run_result {
 	int signal;                     /* fatal signal, or 0 */
 	uint64_t steps;                 /* events executed */
 	uint32_t threads;               /* threads created, main included */
+	/* Steps of threads other than T0 that were synchronisation (futex,
+	 * lock, wait, yield, atomic), not thread start, exit, syscalls or
+	 * preemptions: too few of them means schedctl could not see how the
+	 * threads synchronise.  (T0's are left out: creating and joining
+	 * threads takes the loader's lock and waits on a futex.) */
+	uint64_t sync_steps;
 	uint64_t wall_us;
 	uint32_t fault_thread;          /* logical id of the crashing thread */
 	uint64_t fault_pc;
 	char message[2048];             /* one paragraph: what went wrong */
 	char location[512];             /* symbol+offset (or file:line) */
+	/* One line for the user about how the run was controlled (a
+	 * runtime whose code was left out), or "". */
+	char notice[256];
 };
 
 /* Run the program once under control (or natively when policy is NULL).
@@ -350,6 +364,7 @@ struct sc_trace_header {
 	 * trace's directory unless absolute, and its size. */
 	const char *stdin_file;
 	uint64_t stdin_size;
+	bool atomics;                   /* sc_run_config.atomics */
 };
 
 struct sc_module {

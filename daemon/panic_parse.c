@@ -1,0 +1,85 @@
+/* panic_parse.c - bug messages from Rust panic lines (panic_parse.h). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "panic_parse.h"
+
+/* Rust's exit status after an uncaught panic. */
+#define RUST_PANIC_STATUS 101
+#define HEAD_BYTES (64 * 1024)
+
+bool sc_parse_panic(const char *line, const char *next, char *msg,
+		    size_t msglen, char *loc, size_t loclen)
+{
+	static const char pre[] = "thread '", mid[] = "' panicked at ";
+	const char *name, *at, *rest, *comma;
+	size_t len = strlen(line);
+
+	if (strncmp(line, pre, sizeof(pre) - 1) != 0)
+		return false;
+	name = line + sizeof(pre) - 1;
+	at = strstr(name, mid);
+	if (!at)
+		return false;
+	rest = at + sizeof(mid) - 1;
+	if (*rest == '\'') {
+		/* 'MESSAGE', FILE:LINE:COL */
+		comma = strstr(rest + 1, "', ");
+		while (comma && strstr(comma + 3, "', "))
+			comma = strstr(comma + 3, "', ");
+		if (!comma)
+			return false;
+		snprintf(msg, msglen, "panicked: %.*s (thread '%.*s')",
+			 (int)(comma - rest - 1), rest + 1, (int)(at - name),
+			 name);
+		snprintf(loc, loclen, "%s", comma + 3);
+		return true;
+	}
+	/* FILE:LINE:COL: and the message on the next line */
+	if (len < 2 || line[len - 1] != ':')
+		return false;
+	snprintf(msg, msglen, "panicked: %s (thread '%.*s')", next ? next : "",
+		 (int)(at - name), name);
+	snprintf(loc, loclen, "%.*s", (int)(line + len - 1 - rest), rest);
+	return true;
+}
+
+void sc_describe_panic(const struct sc_run_result *r, const char *path,
+		       char *msg, size_t msglen, char *loc, size_t loclen)
+{
+	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != RUST_PANIC_STATUS)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char *buf = malloc(HEAD_BYTES + 1);
+	ssize_t n = buf ? pread(fd, buf, HEAD_BYTES, 0) : -1;
+	close(fd);
+	if (n <= 0) {
+		free(buf);
+		return;
+	}
+	buf[n] = '\0';
+	for (char *line = buf; line && *line;) {
+		char *nl = strchr(line, '\n'), *next = NULL;
+		if (nl) {
+			*nl = '\0';
+			next = nl + 1;
+			char *nl2 = strchr(next, '\n');
+			if (nl2)
+				*nl2 = '\0';
+		}
+		bool found = sc_parse_panic(line, next, msg, msglen, loc, loclen);
+		if (next && strchr(next, '\0') != buf + n)
+			next[strlen(next)] = '\n';   /* undo the look-ahead cut */
+		if (found)
+			break;
+		line = next;
+	}
+	free(buf);
+}

@@ -1,0 +1,30 @@
+/*
+ * panic_parse.h - the message and location of a Rust panic.
+ *
+ * A panicking Rust program exits with status 101 after printing
+ *     thread 'main' panicked at 'MESSAGE', src/main.rs:14:27     (< 1.73)
+ *     thread 'main' panicked at src/main.rs:14:27:\nMESSAGE      (>= 1.73)
+ * and, with RUST_BACKTRACE=1, a backtrace after it, so the line is not in
+ * the tail of stderr: the first panic of the file is the cause (a worker's
+ * panic comes before main's unwrap of its join).
+ */
+#ifndef SCHEDCTL_PANIC_PARSE_H
+#define SCHEDCTL_PANIC_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tracer.h"
+
+/* If line (and the one after it, or "") is a panic line, write
+ * "MESSAGE (thread 'NAME')" to msg and "FILE:LINE:COL" to loc. */
+bool sc_parse_panic(const char *line, const char *next, char *msg,
+		    size_t msglen, char *loc, size_t loclen);
+
+/* For a run that exited with status 101: replace msg and loc with the
+ * first panic found in the first 64 KiB of the stderr file at path.
+ * Leaves them alone otherwise. */
+void sc_describe_panic(const struct sc_run_result *r, const char *path,
+		       char *msg, size_t msglen, char *loc, size_t loclen);
+
+#endif /* SCHEDCTL_PANIC_PARSE_H */

@@ -1,0 +1,40 @@
+/* run_notice.c - warnings about how a run was controlled.
+ *
+ * A run of several threads that shows almost no synchronisation is not
+ * being explored: every schedule is the same, and "no bug in 300 runs"
+ * means nothing.  That happens when the program synchronises in ways
+ * schedctl does not see (its own locks of plain loads and stores, a
+ * runtime that multiplexes its own tasks on threads, such as Go's
+ * goroutines), so the user hears it once, with the likely causes.
+ */
+#include <stdio.h>
+
+#include "run_notice.h"
+
+/* Below this many synchronisation points per thread (T0 aside) besides
+ * the start and exit of threads, a run is said to show almost none: a
+ * thread that takes a lock shows at least its acquisition (a spinlock's
+ * release is a plain store, so not always two). */
+#define FEW_POINTS_PER_THREAD 1
+
+size_t sc_run_notices(const struct sc_run_result *res,
+		      char lines[][SC_NOTICE_LEN], size_t max)
+{
+	size_t n = 0;
+
+	if (n < max && res->notice[0])
+		snprintf(lines[n++], sizeof(lines[0]), "%s", res->notice);
+	if (n < max && res->threads >= 2 &&
+	    res->sync_steps < (uint64_t)FEW_POINTS_PER_THREAD *
+			      (res->threads - 1))
+		snprintf(lines[n++], sizeof(lines[0]),
+			 "warning: run 1 had %u threads, but the threads "
+			 "other than main showed only %llu synchronisation "
+			 "points: the program may synchronise in ways schedctl "
+			 "cannot see (locks or flags of plain loads and stores, "
+			 "a runtime that schedules its own tasks on threads "
+			 "such as Go's goroutines), so few schedules get "
+			 "explored (try --granularity mem)", res->threads,
+			 (unsigned long long)res->sync_steps);
+	return n;
+}

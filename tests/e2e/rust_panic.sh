@@ -1,0 +1,45 @@
+#!/bin/bash
+# rust_panic.sh: a Rust program whose worker panics (and main with it, on
+# unwrapping the join) under RUST_BACKTRACE=1, which makes the runtime
+# walk and symbolise two backtraces before it exits with status 101: the
+# verdict of every run is that exit, with the first panic's message and
+# location, not a budget exhausted on the way, and a run replays.  Built
+# here with Debian's /usr/bin/rustc; skipped when it is not installed.
+set -u
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+RUSTC=/usr/bin/rustc
+RUNS=5
+
+if [ ! -x "$RUSTC" ]; then
+	for what in "all runs exit 101" "message" "location" "replay"; do
+		tap_skip "rust_panic: $what" "$RUSTC not installed (Debian package rustc)"
+	done
+	sc_check_no_leftovers
+	tap_done
+	exit 0
+fi
+
+bin=$SC_BIN/rust_panic
+"$RUSTC" -O -C debuginfo=1 -o "$bin" "$SRC/tests/targets/rust_panic.rs" \
+	2>"$SC_TMP/rustc.err" || { tap_diag_file "$SC_TMP/rustc.err"; tap_bail "rustc failed"; }
+
+json=$SC_TMP/panic.json
+rc=0
+RUST_BACKTRACE=1 sc launch --json -n "$RUNS" --seed 1 --keep-going -- "$bin" \
+	>"$json" 2>"$SC_TMP/panic.err" || rc=$?
+tap_is "$rc $(json_get "$json" 'd["failing_runs"]') $(json_get "$json" '",".join(sorted(set(b["kind"] for b in d["bugs"])))')" \
+	"1 $RUNS exit" "rust_panic: all $RUNS runs end with the exit verdict"
+tap_is "$(json_get "$json" 'd["bugs"][0]["message"]')" \
+	"panicked: index out of bounds: the len is 4 but the index is 5 (thread '<unnamed>')" \
+	"rust_panic: the message is the worker's panic"
+tap_is "$(json_get "$json" 'd["bugs"][0]["location"]')" \
+	"$SRC/tests/targets/rust_panic.rs:12:9" \
+	"rust_panic: the location is the panic's"
+sc_check_replay rust_panic "$json" exit
+
+sc_check_no_leftovers
+tap_done

@@ -1,0 +1,81 @@
+/* test_panic_notice.c - Rust panic lines become bug messages (both the
+ * old and the >= 1.73 format, found behind a backtrace), and the warning
+ * about runs with too few synchronisation points comes exactly below one
+ * point per thread besides the main one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "panic_parse.h"
+#include "run_notice.h"
+#include "tap.h"
+
+int main(void)
+{
+	char msg[512], loc[256], path[] = "/tmp/test_panic_notice.XXXXXX";
+	char lines[2][SC_NOTICE_LEN];
+	struct sc_run_result r;
+
+	plan(13);
+	ok(sc_parse_panic("thread 'main' panicked at 'called `Result::unwrap()` "
+			  "on an `Err` value: Any { .. }', src/main.rs:14:27",
+			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "panicked: called `Result::unwrap()` on an `Err` value: "
+		  "Any { .. } (thread 'main')") == 0 &&
+	   strcmp(loc, "src/main.rs:14:27") == 0, "rustc < 1.73 panic line");
+	ok(sc_parse_panic("thread 'w' panicked at 'a ', b', x.rs:1:2", NULL,
+			  msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "panicked: a ', b (thread 'w')") == 0 &&
+	   strcmp(loc, "x.rs:1:2") == 0, "a message with quote-comma in it");
+	ok(sc_parse_panic("thread 'main' panicked at src/main.rs:2:5:",
+			  "boom", msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "panicked: boom (thread 'main')") == 0 &&
+	   strcmp(loc, "src/main.rs:2:5") == 0, "rustc >= 1.73 panic lines");
+	ok(!sc_parse_panic("stack backtrace:", NULL, msg, sizeof(msg), loc,
+			   sizeof(loc)), "not a panic line");
+
+	/* The first panic of the file, behind nothing, before backtraces. */
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f)
+		bail_out("mkstemp");
+	fprintf(f, "starting\nthread '<unnamed>' panicked at 'first', a.rs:1:1\n"
+		"stack backtrace:\n   0: rust_begin_unwind\n");
+	for (int i = 0; i < 300; i++)
+		fprintf(f, "   %d: frame\n             at lib.rs:%d:5\n", i, i);
+	fprintf(f, "thread 'main' panicked at 'second', a.rs:2:2\n");
+	fclose(f);
+	memset(&r, 0, sizeof(r));
+	r.verdict = SC_VERDICT_EXIT;
+	r.exit_status = 101;
+	strcpy(msg, "exited with status 101");
+	loc[0] = '\0';
+	sc_describe_panic(&r, path, msg, sizeof(msg), loc, sizeof(loc));
+	ok(strcmp(msg, "panicked: first (thread '<unnamed>')") == 0 &&
+	   strcmp(loc, "a.rs:1:1") == 0, "status 101: the first panic of stderr");
+	r.exit_status = 1;
+	strcpy(msg, "exited with status 1");
+	sc_describe_panic(&r, path, msg, sizeof(msg), loc, sizeof(loc));
+	ok(strcmp(msg, "exited with status 1") == 0, "other statuses: unchanged");
+	unlink(path);
+
+	memset(&r, 0, sizeof(r));
+	r.threads = 1;
+	ok(sc_run_notices(&r, lines, 2) == 0, "one thread: no warning");
+	r.threads = 3;
+	r.sync_steps = 1;
+	ok(sc_run_notices(&r, lines, 2) == 1 &&
+	   strstr(lines[0], "3 threads") && strstr(lines[0], "Go"),
+	   "3 threads, 1 point: one warning naming the causes");
+	r.sync_steps = 2;
+	ok(sc_run_notices(&r, lines, 2) == 0, "3 threads, 2 points: none");
+	strcpy(r.notice, "prog is a Go binary");
+	ok(sc_run_notices(&r, lines, 2) == 1 &&
+	   strcmp(lines[0], "prog is a Go binary") == 0, "the engine's notice");
+	r.sync_steps = 0;
+	ok(sc_run_notices(&r, lines, 2) == 2, "notice and warning");
+	ok(sc_run_notices(&r, lines, 1) == 1, "no more than asked");
+	ok(!strchr(lines[0], '\n'), "one line");
+	return done_testing();
+}

@@ -1,0 +1,126 @@
+/* own_code.c - which code of a module is the program's own, for the
+ * breakpoints planted on its instructions (mem granularity, and the
+ * atomics at sync granularity).
+ *
+ * A dynamically linked program's own code is its executable and the
+ * shared objects it brings along; the system's libraries (libc, libstdc++,
+ * the loader) are not: their synchronisation is seen at the pthread
+ * entries and futexes, and their internal atomics (malloc's arenas, stdio
+ * locks, reference counts) would only add points.
+ *
+ * A static binary of a runtime carries the runtime inside the executable.
+ * A Go binary (it has a .go.buildinfo section) holds the whole Go runtime
+ * and scheduler, whose atomics and memory accesses run thousands of times
+ * in a 2 ms program: only the functions of package main (symbols "main."
+ * and their closures "main.f.func1") are the program's own.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+bool sc_system_library(const char *path)
+{
+	static const char *const dirs[] = {
+		"/lib/", "/lib64/", "/lib32/", "/usr/lib/", "/usr/lib64/",
+		"/usr/lib32/", "/usr/libexec/",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
+
+static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
+			      GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && strcmp(name, want) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+static int push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 64;
+		struct sc_addr_range *nv = realloc(r->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		r->v = nv;
+		r->cap = cap;
+	}
+	r->v[r->n++] = (struct sc_addr_range){ lo, hi };
+	return 0;
+}
+
+/* The functions of package main of a Go binary, from its symbol table. */
+static int go_main_functions(Elf *elf, size_t shstrndx,
+			     struct sc_addr_ranges *out)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = section_named(elf, shstrndx, ".symtab", &sh);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	if (!d || !sh.sh_entsize)
+		return -1;      /* stripped: nothing tells main from runtime */
+	size_t n = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		if (!gelf_getsym(d, (int)i, &s) ||
+		    GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_size)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, s.st_name);
+		if (name && strncmp(name, "main.", 5) == 0 &&
+		    push(out, s.st_value, s.st_value + s.st_size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+enum sc_runtime sc_own_code(Elf *elf, struct sc_addr_ranges *only)
+{
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	memset(only, 0, sizeof(*only));
+	if (elf_getshdrstrndx(elf, &shstrndx) ||
+	    !section_named(elf, shstrndx, ".go.buildinfo", &sh))
+		return SC_RUNTIME_NONE;
+	if (go_main_functions(elf, shstrndx, only) < 0 || only->n == 0) {
+		sc_addr_ranges_free(only);
+		return SC_RUNTIME_GO_STRIPPED;
+	}
+	return SC_RUNTIME_GO;
+}
+
+void sc_note_runtime(struct sc_engine *e, enum sc_runtime rt,
+		     const char *path)
+{
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+
+	if (e->res->notice[0])
+		return;
+	if (rt == SC_RUNTIME_GO)
+		snprintf(e->res->notice, sizeof(e->res->notice),
+			 "%s is a Go binary: only the functions of package "
+			 "main are instrumented, not the Go runtime", name);
+	else if (rt == SC_RUNTIME_GO_STRIPPED)
+		snprintf(e->res->notice, sizeof(e->res->notice),
+			 "%s is a Go binary without symbols: its own code "
+			 "cannot be told from the Go runtime, none of it is "
+			 "instrumented", name);
+}
