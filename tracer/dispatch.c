@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
@@ -78,6 +79,23 @@ static bool is_fatal_signal(int sig)
 
 /* A fatal signal is about to be delivered: remember where, while the
  * process still exists to be symbolised. */
+/* A fault inside a system library (libc's strlen, pthread_mutex_lock on a
+ * freed mutex) is the program's bug at the call: name the innermost frame
+ * of the program's own code as well. */
+static void note_fault_caller(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_frame frames[32];
+	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
+				   sizeof(frames) / sizeof(frames[0]));
+	const struct sc_frame *own = sc_stack_own_frame(frames, n);
+	size_t used = strlen(e->fault_where);
+
+	if (!own || own == &frames[0])
+		return;
+	snprintf(e->fault_where + used, sizeof(e->fault_where) - used,
+		 ", called from %s", own->text);
+}
+
 void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 {
 	siginfo_t si;
@@ -94,6 +112,7 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 		e->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
 	sc_symbolize(t->proc->pid, t->regs.rip, e->fault_where,
 		     sizeof(e->fault_where));
+	note_fault_caller(e, t);
 }
 
 static void entry_reached(struct sc_engine *e, struct sc_thread *t)

@@ -216,7 +216,7 @@ struct sc_engine {
 	uint32_t fault_thread;
 	uint64_t fault_pc;
 	uint64_t fault_addr;
-	char fault_where[512];
+	char fault_where[1024];
 
 	/* Tracer and target share one CPU (cfg->cpu); a replay's free run
 	 * lifts that for the supervisor, whose wake-up would otherwise wait
@@ -344,6 +344,24 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 /* ---- symbolize.c ---- */
 /* "func+0x1a (/path/prog)" or "0xADDR"; writes into buf. */
 void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len);
+
+/* The path of the file mapped at addr in pid; -1 when none is. */
+int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len);
+
+/* One frame of a call stack (stack.c). */
+struct sc_frame {
+	uint64_t pc;
+	bool own_code;                  /* not a shared object of the system */
+	char text[512];                 /* as sc_symbolize() names pc */
+};
+
+/* Unwind thread tid of process pid (in a ptrace stop) into at most max
+ * frames, innermost first; returns how many (0: cannot). */
+size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
+		       size_t max);
+/* The innermost frame in the program's own code, or NULL. */
+const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
+					  size_t n);
 /* Global data symbol containing addr ("lock_a"), or "0xADDR". */
 void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len);
 int sc_module_map(pid_t pid, struct sc_module **mods, size_t *n);

@@ -154,6 +154,16 @@ static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
 	}
 }
 
+int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len)
+{
+	struct mapping m;
+
+	if (find_mapping(pid, addr, &m) < 0)
+		return -1;
+	snprintf(path, len, "%s", m.path);
+	return 0;
+}
+
 void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len)
 {
 	symbolize_kind(pid, addr, STT_FUNC, buf, len, true);

@@ -276,7 +276,7 @@ struct sc_run_result {
 	uint32_t fault_thread;          /* logical id of the crashing thread */
 	uint64_t fault_pc;
 	char message[2048];             /* one paragraph: what went wrong */
-	char location[512];             /* symbol+offset (or file:line) */
+	char location[1024];            /* symbol+offset (or file:line) */
 	/* One line for the user about how the run was controlled (a
 	 * runtime whose code was left out), or "". */
 	char notice[256];

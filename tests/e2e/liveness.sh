@@ -1,0 +1,131 @@
+#!/bin/bash
+# liveness.sh: a run always ends, and a crash is never lost.
+#  - A consumer that locks a mutex main has already freed (SCTBench's
+#    pbzip2 bug) and a strlen() of a pointer another thread cleared: both
+#    fault inside libc; the verdict is "crash" with the faulting thread and
+#    place, at sync and at mem granularity, well before --timeout (a lost
+#    fault used to be stepped again forever).
+#  - A thread whose SIGSEGV handler returns (the same fault forever) and a
+#    thread spinning on a flag nobody sets: "hang" at --timeout.
+#  - `schedctl stop`, Ctrl-C and a CLI killed with -9 end a session whose
+#    runs are stuck, and its targets with it, long before the runs'
+#    --timeout could.
+# No timing decides a result: runs that should end by themselves get a
+# --timeout they never need; runs that are stuck get one (600 s) that the
+# test would not survive, so only the engine's own cancellation ends them.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+# check_crash TARGET GRANULARITY WHERE: a launch finds the crash, names the
+# faulting thread and WHERE (an extended regex of the location), and its replay
+# reproduces it.
+check_crash() {
+	local name=$1 gran=$2 where=$3 target json rc msg
+	target=$(sc_target "$name")
+	json=$SC_TMP/$name-$gran.json
+	rc=$(sc_launch_json "$json" -n 50 --seed 3 --timeout 30 \
+		--granularity "$gran" -- "$target")
+	msg="$(json_get "$json" 'd["bugs"][0]["kind"]'): $(json_get "$json" 'd["bugs"][0]["message"]')"
+	tap_diag "$name ($gran): exit $rc, $msg"
+	tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]')" "1 crash" \
+		"$name at $gran granularity: the fault inside libc is a crash verdict"
+	tap_check "$name at $gran granularity: the report names the thread and the calling line" \
+		grep -qE "SIGSEGV.* in T[0-9]+ at .*$where" <<<"$msg"
+	sc_check_replay "$name at $gran granularity" "$json" crash
+}
+
+# The fault is inside libc; the report names the program's frame that
+# called it (libc's strlen variant has no dynamic symbol to name).
+freed_at='pthread_mutex_lock.*, called from consume at freed_mutex\.c:[0-9]+'
+strlen_at='called from report at libc_fault\.c:[0-9]+'
+check_crash freed_mutex sync "$freed_at"
+check_crash freed_mutex mem "$freed_at"
+check_crash libc_fault sync "$strlen_at"
+check_crash libc_fault mem "$strlen_at"
+
+# check_timeout TARGET GRANULARITY: the stuck run ends at its --timeout
+# with a hang verdict.
+check_timeout() {
+	local name=$1 gran=$2 target json rc
+	target=$(sc_target "$name")
+	json=$SC_TMP/$name-$gran-timeout.json
+	rc=$(sc_launch_json "$json" -n 1 --seed 5 --timeout 2 \
+		--granularity "$gran" -- "$target")
+	tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]')" "1 hang" \
+		"$name at $gran granularity: ends at --timeout with a hang verdict"
+	[ "$rc" -eq 1 ] || tap_diag_file "$json.err" 5
+}
+
+check_timeout fault_forever sync
+check_timeout fault_forever mem
+check_timeout spin_forever sync
+check_timeout spin_forever mem
+
+# start_stuck TARGET GRANULARITY: a session of stuck runs, started with
+# exec so that the CLI gets the signals; sets cli and session once a
+# target runs.
+start_stuck() {
+	local target i
+	target=$(sc_target "$1")
+	(
+		SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE \
+			SCHEDCTLD=$SCHEDCTLD SCHEDCTL_JOBS=2 \
+			exec "$SCHEDCTL" launch -n 1000 --keep-going --timeout 600 \
+			--granularity "$2" -- "$target" \
+			>"$SC_TMP/stuck.out" 2>"$SC_TMP/stuck.err"
+	) &
+	cli=$!
+	session=
+	for i in $(seq 300); do
+		if [ -z "$session" ]; then
+			sc status --json >"$SC_TMP/s.json" 2>/dev/null
+			session=$(json_get "$SC_TMP/s.json" \
+				'[s["session"] for s in d["sessions"] if s["state"] == "running"][0]')
+		fi
+		[ -n "$session" ] && [ -n "$(sc_leftover_pids "$SC_BIN/$1")" ] && return 0
+		sleep 0.1
+	done
+	tap_diag "no run of $1 started"
+	tap_diag_file "$SC_TMP/stuck.err" 5
+}
+
+# check_ended HOW: the CLI has returned, the session is no longer running
+# and none of its targets is left.
+check_ended() {
+	local how=$1 rc=0 state
+	wait "$cli" || rc=$?
+	tap_diag "$how: the CLI returned with exit $rc"
+	sc status "$session" --json >"$SC_TMP/st.json" 2>&1
+	state=$(json_get "$SC_TMP/st.json" 'd["state"]')
+	tap_check "$how: the session ends (state '$state')" \
+		test -n "$state" -a "$state" != running
+	sc_check_no_targets_left "$how: no target of the session is left"
+}
+
+start_stuck spin_forever sync
+sc stop "$session" >/dev/null 2>"$SC_TMP/stop.err"
+check_ended "schedctl stop (spin_forever, sync)"
+
+start_stuck fault_forever mem
+sc stop "$session" >/dev/null 2>"$SC_TMP/stop.err"
+check_ended "schedctl stop (fault_forever, mem)"
+
+start_stuck spin_forever mem
+kill -INT "$cli"
+check_ended "Ctrl-C (spin_forever, mem)"
+
+# The client is gone without a word: a session that was not --detach'ed
+# ends with it.
+start_stuck fault_forever sync
+kill -KILL "$cli"
+for i in $(seq 100); do
+	sc status "$session" --json >"$SC_TMP/st.json" 2>&1
+	[ "$(json_get "$SC_TMP/st.json" 'd["state"]')" != running ] && break
+	sleep 0.2
+done
+check_ended "CLI killed with -9 (fault_forever, sync)"
+
+sc_check_no_leftovers
+tap_done
