@@ -5,7 +5,9 @@
 #   - with --json an error prints {"error", "exit_status"} on stdout and
 #     its one line on stderr;
 #   - export --format json writes the 64-bit seeds as decimal strings;
-#   - counts agree with their nouns ("1 run", "2 runs").
+#   - counts agree with their nouns ("1 run", "2 runs");
+#   - C++ names are demangled (mu, worker(), not _ZL2mu, _ZL6workerv) in
+#     the deadlock report, in analyze's races and in every export.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -63,6 +65,32 @@ tap_is "$(json_get "$SC_TMP/e.json" 'type(d["header"]["base_seed"]).__name__ + "
 	"export --format json: base_seed is a string with all 64 bits"
 tap_is "$(json_get "$SC_TMP/e.json" 'type(d["header"]["seed"]).__name__')" str \
 	"export --format json: seed is a string"
+
+# --- C++ names, demangled -----------------------------------------------------
+# cxx_abba: file-static std::mutex mu, other_mu and functions worker(),
+# other(); seed 1 deadlocks in some of its 10 runs at mem granularity.
+cxx=$(sc_target cxx_abba)
+rc=0
+sc launch -n 10 --seed 1 --granularity mem --keep-going --keep-traces all \
+	--out "$SC_TMP/cxx" -- "$cxx" >"$SC_TMP/cxx.out" 2>"$SC_TMP/cxx.err" || rc=$?
+tap_is "$rc" 1 "cxx_abba: launch finds the deadlock (exit 1)"
+tap_check "the deadlock report names the mutexes mu and other_mu" \
+	grep -q "waits for mutex other_mu (0x.*waits for mutex mu (0x" "$SC_TMP/cxx.out"
+tap_check "and locates them in worker() and other()" \
+	grep -q "called from worker() .*called from other() " "$SC_TMP/cxx.out"
+tap_check "no mangled name in launch's output" \
+	bash -c "! grep -q '_Z' '$SC_TMP/cxx.out' '$SC_TMP/cxx.err'"
+sc analyze --json "$SC_TMP/cxx" >"$SC_TMP/cxx.an.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/cxx.an.json" 'sorted({r["first_function"] for r in d["races"]} | {r["second_function"] for r in d["races"]})')" \
+	'["other()", "worker()"]' "analyze --json: the racing functions are worker() and other()"
+sc analyze "$SC_TMP/cxx" >"$SC_TMP/cxx.an.out" 2>&1
+tap_check "analyze's report shows (worker())" grep -q "(worker())" "$SC_TMP/cxx.an.out"
+dl=$(grep -o '/[^ ]*run-[0-9]*\.sctrace' "$SC_TMP/cxx.out" | head -n1)
+for f in json chrome dot; do
+	sc export "$dl" --format $f -o "$SC_TMP/cxx.$f" 2>/dev/null
+	tap_check "export --format $f of the deadlock: 'mu' and no mangled name" \
+		bash -c "grep -qw mu '$SC_TMP/cxx.$f' && ! grep -q '_Z' '$SC_TMP/cxx.$f'"
+done
 
 sc_check_no_leftovers
 tap_done
