@@ -7,7 +7,9 @@
 #   - export --format json writes the 64-bit seeds as decimal strings;
 #   - counts agree with their nouns ("1 run", "2 runs");
 #   - C++ names are demangled (mu, worker(), not _ZL2mu, _ZL6workerv) in
-#     the deadlock report, in analyze's races and in every export.
+#     the deadlock report, in analyze's races and in every export;
+#   - an "exit" bug shows the last lines of the program's stderr (human
+#     report and --json), and replay passes the program's stderr through.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -91,6 +93,31 @@ for f in json chrome dot; do
 	tap_check "export --format $f of the deadlock: 'mu' and no mangled name" \
 		bash -c "grep -qw mu '$SC_TMP/cxx.$f' && ! grep -q '_Z' '$SC_TMP/cxx.$f'"
 done
+
+# --- exit verdicts: the program's last words ---------------------------------
+# exit_status prints "exit_status: lost update, counter=1" on stderr and
+# exits 3 when the lost update happens (run 4 of seed 1).
+ex=$(sc_target exit_status)
+rc=0
+sc launch -n 10 --seed 1 --out "$SC_TMP/ex" -- "$ex" >"$SC_TMP/ex.out" 2>/dev/null || rc=$?
+tap_is "$rc" 1 "exit_status: launch finds the exit bug (exit 1)"
+tap_check "the bug block has the stderr heading with the .err file" \
+	grep -q "^  stderr (last lines of .*/run-[0-9]*\.err):\$" "$SC_TMP/ex.out"
+tap_is "$(grep -A1 "^  stderr (last lines" "$SC_TMP/ex.out" | sed -n 2p)" \
+	"    exit_status: lost update, counter=1" "followed by the program's last stderr line, indented"
+rc=0
+sc launch --json -n 10 --seed 1 --out "$SC_TMP/exj" -- "$ex" >"$SC_TMP/ex.json" 2>/dev/null || rc=$?
+tap_is "$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["kind"] + "|" + d["bugs"][0]["stderr_tail"].strip()')" \
+	"exit|exit_status: lost update, counter=1" "launch --json: bugs[].stderr_tail"
+tap_check "launch --json: bugs[].stderr_path is the kept .err file" \
+	test -f "$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["stderr_path"]')"
+extrace=$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["trace"]')
+rc=0
+sc replay "$extrace" >"$SC_TMP/exr.out" 2>"$SC_TMP/exr.err" || rc=$?
+tap_check "replay: the program's stderr reaches the user's stderr" \
+	grep -qx "exit_status: lost update, counter=1" "$SC_TMP/exr.err"
+tap_check "before the result line" \
+	bash -c "grep -n . '$SC_TMP/exr.err' | tail -n1 | grep -q ':replay: exit reproduced'"
 
 sc_check_no_leftovers
 tap_done
