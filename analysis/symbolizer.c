@@ -22,6 +22,7 @@
 #include <libdwarf.h>
 
 #include "analysis.h"
+#include "demangle.h"
 #include "u64map.h"
 
 struct line_row {
@@ -403,11 +404,16 @@ static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 		const struct sym *f = data ? find_sym(m->objs, m->nobjs, vaddr)
 					   : find_sym(m->funcs, m->nfuncs, vaddr);
 		const struct line_row *r = data ? NULL : find_row(m, vaddr);
+		/* Demangled here, once per address (resolve() caches), not
+		 * for every symbol of a large C++ module in read_elf(). */
+		char *name = f ? sc_demangle(f->name) : NULL;
+		if (f && !name)
+			return -1;
 		if (data && f && vaddr != f->addr)
-			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, f->name,
+			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, name,
 				 vaddr - f->addr);
 		else if (data && f)
-			snprintf(buf, sizeof(buf), "%s", f->name);
+			snprintf(buf, sizeof(buf), "%s", name);
 		else if (r)
 			snprintf(buf, sizeof(buf), "%s:%u",
 				 base_name(m->files[r->file]), r->line);
@@ -416,7 +422,8 @@ static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 				 base_name(tm->path), vaddr);
 		out->has_line = r != NULL;
 		out->location = strdup(buf);
-		out->function = strdup(!data && f ? f->name : "");
+		out->function = strdup(!data && f ? name : "");
+		free(name);
 		return out->location && out->function ? 0 : -1;
 	}
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);

@@ -118,6 +118,11 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 	printf("\nrun %u: %s: %s\n", b->run, kind, msg);
 	if (b->location && *b->location)
 		printf("  at %s\n", b->location);
+	/* Why a program exited non-zero or aborted is in what it said last;
+	 * a deadlock or a hang stops it mid-sentence, and an assert's message
+	 * already quotes the assertion. */
+	if (strcmp(kind, "exit") == 0 || strcmp(kind, "crash") == 0)
+		report_stderr_tail(b);
 	printf("  seed 0x%" PRIx64 ", %" PRIu64 " event%s\n", b->seed,
 	       steps_of(rep, b->run), cli_s(steps_of(rep, b->run)));
 	if (b->trace && *b->trace)
@@ -139,6 +144,10 @@ void report_bug_json(struct json_out *j, const Scctl__Bug *b)
 		    ? b->location : NULL);
 	json_string(j, "trace", b->trace && *b->trace ? b->trace : NULL);
 	json_string(j, "replay", b->replay);
+	json_string(j, "stderr_tail", b->stderr_tail && *b->stderr_tail
+		    ? b->stderr_tail : NULL);
+	json_string(j, "stderr_path", b->stderr_path && *b->stderr_path
+		    ? b->stderr_path : NULL);
 	json_end(j);
 }
 

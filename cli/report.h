@@ -37,6 +37,10 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run);
 void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s);
 void report_launch_free(struct launch_report *rep);
 
+/* A failing run's last stderr lines, indented under its bug block
+ * (nothing when it printed nothing). */
+void report_stderr_tail(const Scctl__Bug *b);
+
 /* One bug as launch --json and results --json print it. */
 void report_bug_json(struct json_out *j, const Scctl__Bug *b);
 

@@ -5,6 +5,10 @@ AC_DEFUN([SC_WARN_CFLAGS], [
     [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])],
     [], [enable_werror=no])
   WARN_CFLAGS="-Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes"
-  AS_IF([test "x$enable_werror" = xyes], [WARN_CFLAGS="$WARN_CFLAGS -Werror"])
+  dnl The C-only flags (prototypes) would warn on tracer/demangle.cc.
+  WARN_CXXFLAGS="-Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2"
+  AS_IF([test "x$enable_werror" = xyes], [WARN_CFLAGS="$WARN_CFLAGS -Werror"
+    WARN_CXXFLAGS="$WARN_CXXFLAGS -Werror"])
   AC_SUBST([WARN_CFLAGS])
+  AC_SUBST([WARN_CXXFLAGS])
 ])

@@ -148,7 +148,7 @@ static void settle_deferred(struct sc_engine *e)
 	}
 }
 
-static void remove_breakpoints(struct sc_process *p)
+void sc_bp_remove_all(struct sc_process *p)
 {
 	while (p->nbps)
 		sc_bp_remove(p, p->bps[p->nbps - 1].addr);
@@ -158,7 +158,7 @@ static void remove_breakpoints(struct sc_process *p)
 /* Stop a thread that is running (or inside a released syscall) so that it
  * can be detached; an interrupted syscall restarts after the detach, and a
  * breakpoint hit is rewound so the instruction runs once its byte is back. */
-static void stop_thread(struct sc_thread *t)
+void sc_thread_halt(struct sc_thread *t)
 {
 	int status;
 
@@ -180,7 +180,7 @@ static void stop_thread(struct sc_thread *t)
 	}
 }
 
-static void detach_thread(struct sc_thread *t)
+void sc_thread_settle(struct sc_thread *t)
 {
 	if (t->state == TH_BLOCKED) {
 		/* Modelled wait never woken: let the real FUTEX_WAIT run. */
@@ -193,6 +193,11 @@ static void detach_thread(struct sc_thread *t)
 		t->skip_syscall = false;
 	}
 	sc_regs_flush(t);
+}
+
+static void detach_thread(struct sc_thread *t)
+{
+	sc_thread_settle(t);
 	ptrace(PTRACE_DETACH, t->tid, 0, (void *)(long)t->pending_signal);
 }
 
@@ -204,10 +209,10 @@ static void detach_everything(struct sc_engine *e)
 		struct sc_thread *t = e->threads[i];
 		if (t->state == TH_RUNNING || t->state == TH_IN_KERNEL ||
 		    t->state == TH_NEW || t->state == TH_EXITING)
-			stop_thread(t);
+			sc_thread_halt(t);
 	}
 	for (size_t i = 0; i < e->nprocs; i++)
-		remove_breakpoints(e->procs[i]);
+		sc_bp_remove_all(e->procs[i]);
 	for (size_t i = 0; i < e->nthreads; i++)
 		detach_thread(e->threads[i]);
 }

@@ -175,6 +175,8 @@ static void kill_everything(struct sc_engine *e)
 {
 	int status;
 
+	/* SIGTERM and a grace first: the program may clean up. */
+	sc_grace_end(e);
 	if (e->main_pid > 0 && !e->main_done)
 		kill(-e->main_pid, SIGKILL);
 	for (size_t i = 0; i < e->nprocs; i++)

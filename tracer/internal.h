@@ -267,6 +267,15 @@ struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
 void sc_bp_clear(struct sc_process *p);
 int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
+/* attach.c, used by grace.c too: every breakpoint out of p's memory; stop
+ * a running thread (a breakpoint hit rewound); complete or undo what the
+ * model did to a stopped thread's pending syscall so it can run free. */
+void sc_bp_remove_all(struct sc_process *p);
+void sc_thread_halt(struct sc_thread *t);
+void sc_thread_settle(struct sc_thread *t);
+/* grace.c: a program ended early gets SIGTERM and a short time to run
+ * free (its handlers remove temporary files) before the SIGKILL. */
+void sc_grace_end(struct sc_engine *e);
 int sc_bp_add_mem(struct sc_process *p, uint64_t lo, uint64_t hi, size_t n,
 		  const uint64_t *addrs, size_t stride,
 		  struct sc_mem_insn *table);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "internal.h"
 
 struct mapping {
@@ -97,7 +98,10 @@ static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 				const char *nm = elf_strptr(elf, sh.sh_link, s.st_name);
 				if (!nm || !*nm)
 					continue;
-				snprintf(name, len, "%s", nm);
+				/* As the source spells it: mu, not _ZL2mu. */
+				char *dm = sc_demangle(nm);
+				snprintf(name, len, "%s", dm ? dm : nm);
+				free(dm);
 				*offset = vaddr - s.st_value;
 				best_start = s.st_value;
 				rc = 0;

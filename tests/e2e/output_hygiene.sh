@@ -5,7 +5,11 @@
 #   - with --json an error prints {"error", "exit_status"} on stdout and
 #     its one line on stderr;
 #   - export --format json writes the 64-bit seeds as decimal strings;
-#   - counts agree with their nouns ("1 run", "2 runs").
+#   - counts agree with their nouns ("1 run", "2 runs");
+#   - C++ names are demangled (mu, worker(), not _ZL2mu, _ZL6workerv) in
+#     the deadlock report, in analyze's races and in every export;
+#   - an "exit" bug shows the last lines of the program's stderr (human
+#     report and --json), and replay passes the program's stderr through.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -63,6 +67,57 @@ tap_is "$(json_get "$SC_TMP/e.json" 'type(d["header"]["base_seed"]).__name__ + "
 	"export --format json: base_seed is a string with all 64 bits"
 tap_is "$(json_get "$SC_TMP/e.json" 'type(d["header"]["seed"]).__name__')" str \
 	"export --format json: seed is a string"
+
+# --- C++ names, demangled -----------------------------------------------------
+# cxx_abba: file-static std::mutex mu, other_mu and functions worker(),
+# other(); seed 1 deadlocks in some of its 10 runs at mem granularity.
+cxx=$(sc_target cxx_abba)
+rc=0
+sc launch -n 10 --seed 1 --granularity mem --keep-going --keep-traces all \
+	--out "$SC_TMP/cxx" -- "$cxx" >"$SC_TMP/cxx.out" 2>"$SC_TMP/cxx.err" || rc=$?
+tap_is "$rc" 1 "cxx_abba: launch finds the deadlock (exit 1)"
+tap_check "the deadlock report names the mutexes mu and other_mu" \
+	grep -q "waits for mutex other_mu (0x.*waits for mutex mu (0x" "$SC_TMP/cxx.out"
+tap_check "and locates them in worker() and other()" \
+	grep -q "called from worker() .*called from other() " "$SC_TMP/cxx.out"
+tap_check "no mangled name in launch's output" \
+	bash -c "! grep -q '_Z' '$SC_TMP/cxx.out' '$SC_TMP/cxx.err'"
+sc analyze --json "$SC_TMP/cxx" >"$SC_TMP/cxx.an.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/cxx.an.json" 'sorted({r["first_function"] for r in d["races"]} | {r["second_function"] for r in d["races"]})')" \
+	'["other()", "worker()"]' "analyze --json: the racing functions are worker() and other()"
+sc analyze "$SC_TMP/cxx" >"$SC_TMP/cxx.an.out" 2>&1
+tap_check "analyze's report shows (worker())" grep -q "(worker())" "$SC_TMP/cxx.an.out"
+dl=$(grep -o '/[^ ]*run-[0-9]*\.sctrace' "$SC_TMP/cxx.out" | head -n1)
+for f in json chrome dot; do
+	sc export "$dl" --format $f -o "$SC_TMP/cxx.$f" 2>/dev/null
+	tap_check "export --format $f of the deadlock: 'mu' and no mangled name" \
+		bash -c "grep -qw mu '$SC_TMP/cxx.$f' && ! grep -q '_Z' '$SC_TMP/cxx.$f'"
+done
+
+# --- exit verdicts: the program's last words ---------------------------------
+# exit_status prints "exit_status: lost update, counter=1" on stderr and
+# exits 3 when the lost update happens (run 4 of seed 1).
+ex=$(sc_target exit_status)
+rc=0
+sc launch -n 10 --seed 1 --out "$SC_TMP/ex" -- "$ex" >"$SC_TMP/ex.out" 2>/dev/null || rc=$?
+tap_is "$rc" 1 "exit_status: launch finds the exit bug (exit 1)"
+tap_check "the bug block has the stderr heading with the .err file" \
+	grep -q "^  stderr (last lines of .*/run-[0-9]*\.err):\$" "$SC_TMP/ex.out"
+tap_is "$(grep -A1 "^  stderr (last lines" "$SC_TMP/ex.out" | sed -n 2p)" \
+	"    exit_status: lost update, counter=1" "followed by the program's last stderr line, indented"
+rc=0
+sc launch --json -n 10 --seed 1 --out "$SC_TMP/exj" -- "$ex" >"$SC_TMP/ex.json" 2>/dev/null || rc=$?
+tap_is "$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["kind"] + "|" + d["bugs"][0]["stderr_tail"].strip()')" \
+	"exit|exit_status: lost update, counter=1" "launch --json: bugs[].stderr_tail"
+tap_check "launch --json: bugs[].stderr_path is the kept .err file" \
+	test -f "$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["stderr_path"]')"
+extrace=$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["trace"]')
+rc=0
+sc replay "$extrace" >"$SC_TMP/exr.out" 2>"$SC_TMP/exr.err" || rc=$?
+tap_check "replay: the program's stderr reaches the user's stderr" \
+	grep -qx "exit_status: lost update, counter=1" "$SC_TMP/exr.err"
+tap_check "before the result line" \
+	bash -c "grep -n . '$SC_TMP/exr.err' | tail -n1 | grep -q ':replay: exit reproduced'"
 
 sc_check_no_leftovers
 tap_done
