@@ -7,7 +7,8 @@
 # runs 5 times under schedctl (--keep-going, fixed seed) and
 #   - exits 0 with 5 runs and no failing run (no false bug),
 #   - writes, in every run, exactly the bytes the native run writes,
-#   - reads its standard input when given one (< FILE on the launch),
+#   - reads its standard input when given one (< FILE on the launch), and
+#     sees that file's times (pigz -c < FILE writes its mtime),
 #   - runs more than one thread under schedctl (its run 1 trace), so the
 #     runs did interleave threads,
 #   - leaves no process behind.
@@ -29,6 +30,9 @@ export LC_ALL=C
 # several threads only from 2 x 128 Ki lines: it gets 300000 lines.
 input=$SC_WORK/input.txt
 seq 1 60000 | awk '{ printf "%08d %s\n", ($1 * 7919) % 100003, $1 }' >"$input"
+# pigz writes its input's mtime into the gzip header: an old one, so that
+# a copy of the input with other times cannot give the same bytes.
+touch -d '2020-01-02 03:04:05' "$input"
 lines=$SC_WORK/lines.txt
 seq 1 300000 | awk '{ printf "%08d %s\n", ($1 * 7919) % 1000003, $1 }' >"$lines"
 
