@@ -31,6 +31,7 @@ int sc_stdin_copy(int from, const char *path, uint64_t *size, char *err,
 {
 	char buf[65536];
 	uint64_t total = 0;
+	struct stat st;
 	int to = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 
 	if (to < 0) {
@@ -58,6 +59,17 @@ int sc_stdin_copy(int from, const char *path, uint64_t *size, char *err,
 			goto fail;
 		}
 		if (write_all(to, buf, (size_t)n) < 0) {
+			sc_strf(err, errlen, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
+	}
+	/* A program that stats its input sees the user's file's times, as
+	 * natively: pigz and gzip put the input's mtime in the header they
+	 * write (pigz -c < FILE). */
+	if (fstat(from, &st) == 0 && S_ISREG(st.st_mode)) {
+		struct timespec times[2] = { st.st_atim, st.st_mtim };
+
+		if (futimens(to, times) < 0) {
 			sc_strf(err, errlen, "%s: %s", path, strerror(errno));
 			goto fail;
 		}

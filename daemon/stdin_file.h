@@ -17,7 +17,8 @@
 /* Larger inputs are refused: each session keeps a copy. */
 #define SC_STDIN_MAX ((uint64_t)256 << 20)
 
-/* Read from to its end into a new file path (mode 0600).  Returns 0 with
+/* Read from to its end into a new file path (mode 0600; the access and
+ * modification times of from when it is a regular file).  Returns 0 with
  * *size set, or -1 with a one-line reason in err (the file removed). */
 int sc_stdin_copy(int from, const char *path, uint64_t *size, char *err,
 		  size_t errlen);
