@@ -54,55 +54,6 @@ bool sc_parse_assert(const char *line, char *loc, size_t loclen)
 	return true;
 }
 
-void sc_file_tail(const char *path, unsigned maxlines, char *buf, size_t len)
-{
-	char chunk[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	off_t start;
-	ssize_t n;
-	char *p, *begin;
-	unsigned lines = 0;
-
-	buf[0] = '\0';
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || st.st_size == 0) {
-		close(fd);
-		return;
-	}
-	start = st.st_size > (off_t)sizeof(chunk) - 1
-		? st.st_size - (off_t)sizeof(chunk) + 1 : 0;
-	n = pread(fd, chunk, sizeof(chunk) - 1, start);
-	close(fd);
-	if (n <= 0)
-		return;
-	chunk[n] = '\0';
-	/* Drop trailing newlines, then walk back over maxlines lines. */
-	while (n > 0 && chunk[n - 1] == '\n')
-		chunk[--n] = '\0';
-	begin = chunk;
-	for (p = chunk + n; p > chunk; p--)
-		if (p[-1] == '\n' && ++lines == maxlines) {
-			begin = p;
-			break;
-		}
-	/* A partial first line (we started mid-file) is not a line. */
-	if (begin == chunk && start > 0) {
-		char *nl = strchr(chunk, '\n');
-
-		begin = nl ? nl + 1 : chunk + n;
-	}
-	/* Keep the end when buf is short: the last line matters most. */
-	if (strlen(begin) >= len) {
-		begin += strlen(begin) - (len - 1);
-		p = strchr(begin, '\n');
-		if (p)
-			begin = p + 1;
-	}
-	snprintf(buf, len, "%s", begin);
-}
-
 void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
 		     char *msg, size_t msglen, char *loc, size_t loclen)
 {

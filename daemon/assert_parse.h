@@ -12,15 +12,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "file_tail.h"
 #include "tracer.h"
 
 /* If line is a glibc assertion message, write "file:line (func)" (or
  * "file:line" without a function) to loc and return true. */
 bool sc_parse_assert(const char *line, char *loc, size_t loclen);
-
-/* The last at most maxlines lines of a file (at most len-1 bytes, whole
- * lines, no trailing newline) into buf; "" when empty or unreadable. */
-void sc_file_tail(const char *path, unsigned maxlines, char *buf, size_t len);
 
 /* Message and location of a failed run: the engine's, refined by the
  * program's own assertion line in stderr_tail when there is one. */

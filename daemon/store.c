@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "file_tail.h"
 #include "paths.h"
 #include "store.h"
 
@@ -667,7 +668,36 @@ void sc_store_bug_free(Scctl__Bug *b)
 	free(b->location);
 	free(b->trace);
 	free(b->replay);
+	free(b->stdout_path);
+	free(b->stderr_path);
+	free(b->stderr_tail);
 	free(b);
+}
+
+/* The run's output files sit beside its trace (run-N.sctrace, .out,
+ * .err): give `results` the same stderr excerpt as the launch report.
+ * Without a kept trace there is nothing to point at. */
+static int add_run_files(Scctl__Bug *b)
+{
+	static const char suffix[] = ".sctrace";
+	size_t len = strlen(b->trace), base;
+	char path[PATH_MAX], tail[1024];
+
+	if (len <= sizeof(suffix) - 1 ||
+	    strcmp(b->trace + len - (sizeof(suffix) - 1), suffix) != 0)
+		return 0;
+	base = len - (sizeof(suffix) - 1);
+	if (base + 5 > sizeof(path))
+		return 0;
+	snprintf(path, sizeof(path), "%.*s.err", (int)base, b->trace);
+	if (access(path, R_OK) != 0)
+		return 0;
+	sc_file_tail(path, 5, tail, sizeof(tail));
+	b->stderr_path = strdup(path);
+	b->stderr_tail = strdup(tail);
+	snprintf(path, sizeof(path), "%.*s.out", (int)base, b->trace);
+	b->stdout_path = strdup(path);
+	return b->stderr_path && b->stderr_tail && b->stdout_path ? 0 : -1;
 }
 
 int sc_store_bugs(struct sc_store *s, const char *session, Scctl__Bug ***bugs,
@@ -706,7 +736,7 @@ int sc_store_bugs(struct sc_store *s, const char *session, Scctl__Bug ***bugs,
 		b->trace = col_dup(st, 5);
 		b->replay = col_dup(st, 6);
 		if (!b->kind || !b->message || !b->location || !b->trace ||
-		    !b->replay)
+		    !b->replay || add_run_files(b) < 0)
 			goto oom;
 	}
 	sqlite3_finalize(st);

@@ -65,6 +65,9 @@ static int wait_stopped(struct sc_engine *e, pid_t tid)
 	}
 }
 
+/* How long a thread caught mid-way may take to stop again at attach. */
+#define SETTLE_WAIT_US 100000
+
 /* Seize the threads of pid not seized yet; returns how many, -1 on error. */
 static int seize_round(struct sc_engine *e, pid_t pid, int *err)
 {
@@ -143,8 +146,18 @@ static void settle_deferred(struct sc_engine *e)
 		if (t && t->state == TH_RUNNING)
 			e->running = t;
 		sc_dispatch(e, tid, status);
-		while (e->running && !e->finished)
-			sc_wait_any(e, 100000);
+		/* A thread that does not stop again soon is waiting in the
+		 * kernel (perhaps for a thread that is stopped already): let
+		 * the engine treat it so, instead of waiting here for good. */
+		uint64_t until = sc_now_us() + SETTLE_WAIT_US;
+		while (e->running && !e->finished && sc_now_us() < until &&
+		       !(e->cfg->cancel && *e->cfg->cancel))
+			sc_wait_any(e, SETTLE_WAIT_US);
+		if (e->running && !e->finished) {
+			e->running->released_quick = false;
+			e->running->state = TH_IN_KERNEL;
+			e->running = NULL;
+		}
 	}
 }
 

@@ -13,12 +13,17 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "internal.h"
 
 #define DEFAULT_SLICE_US 2000
 #define QUICK_RETURN_US 300  /* first check; see engine.c */
+/* How long the next decision waits for a thread woken by a signal: far
+ * more than a wake-up takes on a loaded machine, bounded because a
+ * handler may block on something else. */
+#define AWAIT_WAKE_US 2000000
 
 void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 {
@@ -320,6 +325,59 @@ static bool not_a_return(struct sc_thread *t)
 	       info.exit.rval <= -512 && info.exit.rval >= -516;
 }
 
+/* Does thread target, in the kernel since its release, wake up for sig?
+ * Unless the signal is blocked and it is not waiting for signals, it
+ * does: a delivery stop, or its syscall returns. */
+static bool signal_wakes(const struct sc_thread *target, int sig)
+{
+	long nr = (long)target->regs.orig_rax;
+	unsigned long long blocked = 0;
+	char path[64], line[256];
+	FILE *f;
+
+	if (sig <= 0 || sig > 64)
+		return false;
+	if (nr == SYS_rt_sigtimedwait || nr == SYS_rt_sigsuspend ||
+	    nr == SYS_pause)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
+		 (int)target->proc->pid, (int)target->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigBlk: %llx", &blocked) == 1)
+			break;
+	fclose(f);
+	return !(blocked & (1ULL << (sig - 1)));
+}
+
+/* t's tgkill/tkill is done: when it woke a thread of ours that waits in
+ * the kernel, have the next decision wait for that thread's return (the
+ * same view for the same schedule, whatever the load). */
+static void note_signal_sent(struct sc_engine *e, const struct sc_thread *t)
+{
+	long nr = (long)t->regs.orig_rax;
+	pid_t tid;
+	int sig;
+
+	if (nr == SYS_tgkill) {
+		tid = (pid_t)t->regs.rsi;
+		sig = (int)t->regs.rdx;
+	} else if (nr == SYS_tkill) {
+		tid = (pid_t)t->regs.rdi;
+		sig = (int)t->regs.rsi;
+	} else {
+		return;
+	}
+	struct sc_thread *target = sc_thread_by_tid(e, tid);
+	if (!target || !target->controlled || target->state != TH_IN_KERNEL ||
+	    !signal_wakes(target, sig))
+		return;
+	e->await_tid = tid;
+	e->await_deadline_us = sc_now_us() + AWAIT_WAKE_US;
+}
+
 static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 {
 	t->stop = STOP_SYSCALL_EXIT;
@@ -333,6 +391,8 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 		return;
 	}
 	t->released = false;
+	/* t->regs still hold the entry's registers: not fetched since. */
+	note_signal_sent(e, t);
 	if (e->running == t && t->released_quick) {
 		/* Came back within the window: not a scheduling point. */
 		t->released_quick = false;

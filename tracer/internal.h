@@ -206,6 +206,11 @@ struct sc_engine {
 	int err_pipe;                   /* child's exec errno, CLOEXEC */
 	uint64_t start_us;
 	uint64_t deadline_us;           /* 0: none */
+	/* A thread of ours in the kernel that a controlled thread has just
+	 * sent a signal (tgkill): the next decision waits for it to come
+	 * back, until this deadline, so that when it does is not timing. */
+	pid_t await_tid;
+	uint64_t await_deadline_us;
 	bool exiting;                   /* the main process is dying */
 	uint32_t nexiting;              /* controlled processes dying */
 	bool attached;                  /* sc_attach: syscall stops, detach at the end */

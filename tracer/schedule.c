@@ -255,10 +255,31 @@ static bool absorbable(const struct sc_engine *e, const struct sc_thread *t)
 	return e->step == t->release_step;
 }
 
+/* Is a thread that was just sent a signal still on its way back from
+ * the kernel?  Then wait for it before deciding anything. */
+static bool awaiting_wake(struct sc_engine *e)
+{
+	struct sc_thread *t;
+
+	if (!e->await_tid)
+		return false;
+	t = sc_thread_by_tid(e, e->await_tid);
+	if (t && t->state == TH_IN_KERNEL &&
+	    sc_now_us() < e->await_deadline_us)
+		return true;
+	e->await_tid = 0;
+	return false;
+}
+
 void sc_schedule_one(struct sc_engine *e)
 {
 	size_t n = 0, nen = 0;
 	bool eager = e->cfg->eager_timeouts;
+
+	if (awaiting_wake(e)) {
+		wait_for_kernel(e);
+		return;
+	}
 
 	if (!grow_view(e, e->nthreads + 1))
 		return;

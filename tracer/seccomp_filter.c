@@ -21,6 +21,9 @@ static const int trapped[] = {
 	SYS_exit, SYS_exit_group,
 	/* synchronisation and time */
 	SYS_futex, SYS_sched_yield, SYS_nanosleep, SYS_clock_nanosleep,
+	/* a signal to a thread wakes it from a wait in the kernel
+	 * (pthread_kill to a thread in sigwait: pbzip2's signal thread) */
+	SYS_tgkill, SYS_tkill,
 	/* may block: released to the kernel */
 	SYS_read, SYS_readv, SYS_write, SYS_writev, SYS_pread64, SYS_pwrite64,
 	SYS_recvfrom, SYS_recvmsg, SYS_recvmmsg, SYS_sendto, SYS_sendmsg,

@@ -201,14 +201,14 @@ wait_done "$id"
 tap_is "$?" 0 "a detached chess session finishes (${id:-no id})"
 [ -n "$id" ] || tap_diag_file "$SC_TMP/detach.err"
 sc results "$id" >"$SC_TMP/results.txt" 2>&1
-n=$(sed -n 's/^chess: exhausted: all \([0-9]*\) schedules with <= 1 preemptions.*, no bug.*/\1/p' \
+n=$(sed -n 's/^chess: exhausted: all \([0-9]*\) schedules with <= 1 preemption[s]*.*, no bug.*/\1/p' \
 	"$SC_TMP/results.txt")
 tap_check "results SESSION repeats the search summary (${n:-none})" \
 	test -n "$n"
 [ -n "$n" ] || tap_diag_file "$SC_TMP/results.txt"
 sc status "$id" >"$SC_TMP/status.txt" 2>&1
 tap_check "status SESSION repeats it too" grep -q \
-	"^chess: exhausted: all $n schedules with <= 1 preemptions.*, no bug" \
+	"^chess: exhausted: all $n schedules with <= 1 preemption.*, no bug" \
 	"$SC_TMP/status.txt"
 sc status "$id" --json >"$SC_TMP/status.json" 2>&1
 tap_is "$(json_get "$SC_TMP/status.json" 'd["search"]["exhausted"]') $(json_get "$SC_TMP/status.json" 'd["search"]["schedules"]')" \
