@@ -168,9 +168,60 @@ void sc_bp_remove_all(struct sc_process *p)
 	p->entry_bp = 0;
 }
 
+/* Is the signal of t's signal-delivery stop a trap of ours (int3 of a
+ * breakpoint, the end of a single step) rather than the program's own
+ * SIGTRAP?  Ours must never reach the program once it is detached. */
+static bool our_trap(const struct sc_thread *t)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0)
+		return false;
+	return si.si_signo == SIGTRAP &&
+	       (si.si_code == SI_KERNEL || si.si_code == TRAP_BRKPT ||
+		si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT);
+}
+
+/* Does t have a SIGTRAP queued that it has not taken yet? */
+static bool trap_pending(const struct sc_thread *t)
+{
+	char path[64], line[256];
+	unsigned long long pending = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
+		 (int)t->proc->pid, (int)t->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigPnd: %llx", &pending) == 1)
+			break;
+	fclose(f);
+	return pending & (1ULL << (SIGTRAP - 1));
+}
+
+/* t is in a signal-delivery stop: rewind a breakpoint hit so that the
+ * instruction runs once its byte is back, drop our own traps, keep the
+ * program's signals for the detach. */
+static void take_signal_stop(struct sc_thread *t, int sig)
+{
+	struct sc_breakpoint *bp = sig == SIGTRAP ?
+		sc_bp_find(t->proc, t->regs.rip - 1) : NULL;
+
+	if (bp && our_trap(t)) {
+		t->regs.rip = bp->addr;
+		t->regs_dirty = true;
+	} else if (!(sig == SIGTRAP && our_trap(t))) {
+		t->pending_signal = sig;
+	}
+}
+
 /* Stop a thread that is running (or inside a released syscall) so that it
- * can be detached; an interrupted syscall restarts after the detach, and a
- * breakpoint hit is rewound so the instruction runs once its byte is back. */
+ * can be detached; an interrupted syscall restarts after the detach.  A
+ * breakpoint hit can race with the interrupt: its SIGTRAP then waits
+ * behind the interrupt's stop, and would kill the detached program; take
+ * it now. */
 void sc_thread_halt(struct sc_thread *t)
 {
 	int status;
@@ -182,13 +233,21 @@ void sc_thread_halt(struct sc_thread *t)
 		return;
 	sc_regs_fetch(t);
 	if (sc_classify_status(status) == WS_SIGNAL) {
-		struct sc_breakpoint *bp = WSTOPSIG(status) == SIGTRAP ?
-			sc_bp_find(t->proc, t->regs.rip - 1) : NULL;
-		if (bp) {
-			t->regs.rip = bp->addr;
-			t->regs_dirty = true;
-		} else {
-			t->pending_signal = WSTOPSIG(status);
+		take_signal_stop(t, WSTOPSIG(status));
+		return;
+	}
+	for (int tries = 0; tries < 4 && trap_pending(t); tries++) {
+		if (sc_regs_flush(t) < 0 ||
+		    ptrace(PTRACE_CONT, t->tid, 0, 0) < 0)
+			return;
+		r = waitpid(t->tid, &status, __WALL);
+		if (r < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+			return;
+		sc_regs_fetch(t);
+		if (sc_classify_status(status) == WS_SIGNAL) {
+			take_signal_stop(t, WSTOPSIG(status));
+			if (WSTOPSIG(status) == SIGTRAP)
+				return;
 		}
 	}
 }
