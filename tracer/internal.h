@@ -170,6 +170,7 @@ struct sc_thread {
 	 * counts as blocked in the kernel: quick calls (a write to a file)
 	 * then stay deterministic steps. */
 	uint64_t release_step;          /* e->step when it was released */
+	uint64_t preempt_step;          /* e->step when it was preempted */
 	bool released;                  /* in a released syscall: its exit
 					 * stop is an event (or the end of
 					 * the quick window) */

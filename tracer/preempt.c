@@ -188,6 +188,7 @@ void sc_preempt_here(struct sc_engine *e, struct sc_thread *t,
 		sc_preempt_state_words(t, t->preempt_regs);
 		t->next.regs = t->preempt_regs;
 	}
+	t->preempt_step = e->step;
 	sc_become_ready(e, t);
 }
 

@@ -244,14 +244,16 @@ static void go_on(struct sc_engine *e, struct sc_thread *t)
 	sc_start_running(e, t, PTRACE_CONT);
 }
 
-/* t's timing event is the only thing that can happen now.  A preemption
- * then changes nothing; so does the return of a syscall during which no
- * other thread did anything (had they, its place among their events would
- * matter, and replay must know it). */
+/* t's timing event is the only thing that can happen now.  It changes
+ * nothing when no other thread did anything since t was preempted or
+ * released (had they, its place among their events would matter, and
+ * replay must know it). */
 static bool absorbable(const struct sc_engine *e, const struct sc_thread *t)
 {
+	/* A preemption after which others took steps did matter: they ran
+	 * while t was stopped there, and replay must stop t there too. */
 	if (t->next.kind == SC_EV_PREEMPT)
-		return true;
+		return e->step == t->preempt_step;
 	return e->step == t->release_step;
 }
 
