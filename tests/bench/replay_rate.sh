@@ -41,17 +41,8 @@ targets_dir=$top_builddir/tests/targets
 
 command -v python3 >/dev/null || { echo "replay_rate.sh: python3 not found" >&2; exit 1; }
 
-# am_targets VAR: the target names listed in VAR of tests/Makemodule.am.
-am_targets() {
-	awk -v var="$1" '
-		($1 == var && ($2 == "=" || $2 == "+=")) { on = 1; $1 = ""; $2 = "" }
-		on {
-			cont = /\\$/
-			for (i = 1; i <= NF; i++)
-				if ($i != "\\" && $i != "") { sub(".*/", "", $i); print $i }
-			if (!cont) on = 0
-		}' "$top_srcdir/tests/Makemodule.am"
-}
+# shellcheck source=tests/lib/am_targets.sh
+. "$top_srcdir/tests/lib/am_targets.sh"
 
 if [ -n "${REPLAY_TARGETS:-}" ]; then
 	TARGETS=$REPLAY_TARGETS

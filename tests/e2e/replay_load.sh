@@ -41,17 +41,8 @@ else
 	load=quiet
 fi
 
-# am_targets VAR: the target names listed in VAR of tests/Makemodule.am.
-am_targets() {
-	awk -v var="$1" '
-		($1 == var && ($2 == "=" || $2 == "+=")) { on = 1; $1 = ""; $2 = "" }
-		on {
-			cont = /\\$/
-			for (i = 1; i <= NF; i++)
-				if ($i != "\\" && $i != "") { sub(".*/", "", $i); print $i }
-			if (!cont) on = 0
-		}' "$top_srcdir/tests/Makemodule.am"
-}
+# shellcheck source=tests/lib/am_targets.sh
+. "$top_srcdir/tests/lib/am_targets.sh"
 
 # run1_trace JSON: the trace of run 1 of the launch summary in JSON (the
 # daemon keeps run 1's trace whether it failed or not).
