@@ -67,6 +67,8 @@ static int wait_stopped(struct sc_engine *e, pid_t tid)
 
 /* How long a thread caught mid-way may take to stop again at attach. */
 #define SETTLE_WAIT_US 100000
+/* How long a thread resumed to take its queued trap may take to stop. */
+#define HALT_WAIT_US 100000
 
 /* Seize the threads of pid not seized yet; returns how many, -1 on error. */
 static int seize_round(struct sc_engine *e, pid_t pid, int *err)
@@ -182,11 +184,13 @@ static bool our_trap(const struct sc_thread *t)
 		si.si_code == TRAP_TRACE || si.si_code == TRAP_HWBKPT);
 }
 
-/* Does t have a SIGTRAP queued that it has not taken yet? */
+/* Does t have a SIGTRAP queued that it will take as soon as it runs?
+ * A trap of ours is never blocked (the kernel unblocks a forced signal);
+ * a blocked one is the program's, and resuming t would not stop it. */
 static bool trap_pending(const struct sc_thread *t)
 {
 	char path[64], line[256];
-	unsigned long long pending = 0;
+	unsigned long long pending = 0, blocked = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
@@ -194,11 +198,30 @@ static bool trap_pending(const struct sc_thread *t)
 	f = fopen(path, "re");
 	if (!f)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SigPnd: %llx", &pending) == 1)
-			break;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "SigPnd: %llx", &pending);
+		sscanf(line, "SigBlk: %llx", &blocked);
+	}
 	fclose(f);
-	return pending & (1ULL << (SIGTRAP - 1));
+	return (pending & ~blocked) & (1ULL << (SIGTRAP - 1));
+}
+
+/* Wait for t's stop after resuming it for its queued trap, at most
+ * HALT_WAIT_US: should it not come, interrupt it again (that stop always
+ * comes).  Returns waitpid's result. */
+static pid_t wait_trap_stop(struct sc_thread *t, int *status)
+{
+	uint64_t until = sc_now_us() + HALT_WAIT_US;
+	pid_t r;
+
+	while ((r = waitpid(t->tid, status, __WALL | WNOHANG)) == 0) {
+		if (sc_now_us() >= until) {
+			ptrace(PTRACE_INTERRUPT, t->tid, 0, 0);
+			return waitpid(t->tid, status, __WALL);
+		}
+		usleep(200);
+	}
+	return r;
 }
 
 /* t is in a signal-delivery stop: rewind a breakpoint hit so that the
@@ -240,7 +263,7 @@ void sc_thread_halt(struct sc_thread *t)
 		if (sc_regs_flush(t) < 0 ||
 		    ptrace(PTRACE_CONT, t->tid, 0, 0) < 0)
 			return;
-		r = waitpid(t->tid, &status, __WALL);
+		r = wait_trap_stop(t, &status);
 		if (r < 0 || WIFEXITED(status) || WIFSIGNALED(status))
 			return;
 		sc_regs_fetch(t);
