@@ -35,9 +35,14 @@ pbc_libs=$(pkg-config --libs libprotobuf-c)
 cflags="-std=gnu11 -g -O1 -I$src/tracer/include -I$src/analysis/include -I$gen $pbc_cflags"
 
 echo "building the fuzz target in $work"
+# The symbolizer demangles C++ names with libstdc++ (tracer/demangle.cc).
+"${CLANGXX:-${cc}++}" -std=c++17 -g -O1 -I"$src/tracer/include" \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-c -o "$work/demangle.o" "$src/tracer/demangle.cc"
 # shellcheck disable=SC2086
 "$cc" $cflags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -o "$work/fuzz_trace_reader" \
+	"$work/demangle.o" \
 	"$src/tests/fuzz/fuzz_trace_reader.c" \
 	"$src/analysis/trace_reader.c" "$src/analysis/export_json.c" \
 	"$src/analysis/json_escape.c" "$src/tracer/names.c" "$src/tracer/env_pack.c" \
@@ -46,7 +51,8 @@ echo "building the fuzz target in $work"
 	"$src/analysis/symbolizer.c" "$src/analysis/session.c" \
 	"$src/analysis/analyze_report.c" "$src/analysis/coverage_files.c" \
 	"$src/analysis/export_chrome.c" "$src/analysis/export_dot.c" \
-	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz
+	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz \
+	-lstdc++
 # shellcheck disable=SC2086
 "$cc" $cflags -o "$work/make_corpus" "$src/tests/fuzz/make_corpus.c" \
 	"$src/tracer/trace_writer.c" "$src/tracer/env_digest.c" "$src/tracer/env_pack.c" \
