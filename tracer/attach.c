@@ -189,20 +189,10 @@ static bool our_trap(const struct sc_thread *t)
  * a blocked one is the program's, and resuming t would not stop it. */
 static bool trap_pending(const struct sc_thread *t)
 {
-	char path[64], line[256];
-	unsigned long long pending = 0, blocked = 0;
-	FILE *f;
+	uint64_t pending, blocked;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
-		 (int)t->proc->pid, (int)t->tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (sc_thread_signals(t->proc->pid, t->tid, &pending, &blocked) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		sscanf(line, "SigPnd: %llx", &pending);
-		sscanf(line, "SigBlk: %llx", &blocked);
-	}
-	fclose(f);
 	return (pending & ~blocked) & (1ULL << (SIGTRAP - 1));
 }
 

@@ -331,24 +331,16 @@ static bool not_a_return(struct sc_thread *t)
 static bool signal_wakes(const struct sc_thread *target, int sig)
 {
 	long nr = (long)target->regs.orig_rax;
-	unsigned long long blocked = 0;
-	char path[64], line[256];
-	FILE *f;
+	uint64_t pending, blocked;
 
 	if (sig <= 0 || sig > 64)
 		return false;
 	if (nr == SYS_rt_sigtimedwait || nr == SYS_rt_sigsuspend ||
 	    nr == SYS_pause)
 		return true;
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status",
-		 (int)target->proc->pid, (int)target->tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (sc_thread_signals(target->proc->pid, target->tid, &pending,
+			      &blocked) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SigBlk: %llx", &blocked) == 1)
-			break;
-	fclose(f);
 	return !(blocked & (1ULL << (sig - 1)));
 }
 

@@ -27,7 +27,7 @@ static bool source_matches(const char *file, const char *const *sources)
 	return false;
 }
 
-static int push_range(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi)
+int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
 		return 0;
@@ -69,7 +69,7 @@ static void cu_ranges(Dwarf_Die cu, const char *const *sources,
 			    dwarf_linesrc(lines[i], &file, NULL) != DW_DLV_OK)
 				continue;
 			if (source_matches(file, sources))
-				push_range(out, a, b);
+				sc_addr_ranges_push(out, a, b);
 		}
 	}
 	dwarf_srclines_dealloc_b(ctx);

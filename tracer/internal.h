@@ -303,6 +303,8 @@ bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr);
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
 		       size_t len, unsigned *line);
 void sc_addr_ranges_free(struct sc_addr_ranges *r);
+/* Append [lo, hi) (nothing when empty); -1 when out of memory. */
+int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi);
 
 /* ---- mem_decode.c / mem_instrument.c ---- */
 struct cs_insn;
@@ -494,5 +496,9 @@ void sc_report_deadlock(struct sc_engine *e);
 uint64_t sc_now_us(void);
 uint64_t sc_process_cpu_ns(pid_t pid);
 char sc_thread_state(pid_t pid, pid_t tid);
+/* The thread's own pending and blocked signal sets (bit sig-1), from
+ * /proc; -1 when unreadable. */
+int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,
+		      uint64_t *blocked);
 
 #endif /* SCHEDCTL_TRACER_INTERNAL_H */

@@ -52,20 +52,6 @@ static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
 	return NULL;
 }
 
-static int push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi)
-{
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct sc_addr_range *nv = realloc(r->v, cap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		r->v = nv;
-		r->cap = cap;
-	}
-	r->v[r->n++] = (struct sc_addr_range){ lo, hi };
-	return 0;
-}
-
 /* The functions of package main of a Go binary, from its symbol table. */
 static int go_main_functions(Elf *elf, size_t shstrndx,
 			     struct sc_addr_ranges *out)
@@ -85,7 +71,7 @@ static int go_main_functions(Elf *elf, size_t shstrndx,
 			continue;
 		name = elf_strptr(elf, sh.sh_link, s.st_name);
 		if (name && strncmp(name, "main.", 5) == 0 &&
-		    push(out, s.st_value, s.st_value + s.st_size) < 0)
+		    sc_addr_ranges_push(out, s.st_value, s.st_value + s.st_size) < 0)
 			return -1;
 	}
 	return 0;

@@ -17,22 +17,6 @@
 
 #include "internal.h"
 
-/* Shared objects of the system: where a program's own frames are not. */
-static bool is_system_module(const char *path)
-{
-	static const char *const dirs[] = {
-		"/lib/", "/lib64/", "/lib32/", "/usr/lib/", "/usr/lib64/",
-		"/usr/lib32/", "/usr/libexec/",
-	};
-
-	if (path[0] != '/')
-		return true;    /* [vdso] and anonymous code */
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
-			return true;
-	return false;
-}
-
 static void describe_frame(pid_t pid, uint64_t pc, bool innermost,
 			   struct sc_frame *f)
 {
@@ -41,8 +25,9 @@ static void describe_frame(pid_t pid, uint64_t pc, bool innermost,
 	char path[4096];
 
 	f->pc = pc;
+	/* [vdso] and anonymous code are not the program's either. */
 	f->own_code = sc_addr_module(pid, lookup, path, sizeof(path)) == 0 &&
-		      !is_system_module(path);
+		      path[0] == '/' && !sc_system_library(path);
 	sc_symbolize(pid, lookup, f->text, sizeof(f->text));
 }
 

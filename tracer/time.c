@@ -31,6 +31,28 @@ char sc_thread_state(pid_t pid, pid_t tid)
 	return close && close[1] == ' ' && close[2] ? close[2] : '?';
 }
 
+int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,
+		      uint64_t *blocked)
+{
+	char path[80], line[256];
+	unsigned long long pnd = 0, blk = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid,
+		 (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "SigPnd: %llx", &pnd);
+		sscanf(line, "SigBlk: %llx", &blk);
+	}
+	fclose(f);
+	*pending = pnd;
+	*blocked = blk;
+	return 0;
+}
+
 /* CPU time the traced process has used, in ns (0 when unknown).  One
  * controlled thread runs at a time, so the process's clock is the running
  * thread's.  Linux refuses per-thread CPU clocks of other processes
