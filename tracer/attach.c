@@ -43,26 +43,61 @@ static int tracer_of(pid_t pid)
 	return tracer;
 }
 
-/* Wait for tid's stop after PTRACE_INTERRUPT; other statuses are kept. */
-static int wait_stopped(struct sc_engine *e, pid_t tid)
+/* How long a thread may take to report the stop PTRACE_INTERRUPT asks for:
+ * one in an uninterruptible wait (a vfork parent, a disk) does not stop,
+ * and no wait of the engine may hold a session for good. */
+#define INTERRUPT_WAIT_US 2000000
+/* Polls of a thread shown in a ptrace stop with nothing to report: its
+ * stop was reaped before (kept by the engine or taken by a dispatch). */
+#define TRACED_POLLS 5
+
+/* After PTRACE_INTERRUPT of t: its stop.  A status reaped before and kept
+ * for later comes first.  Returns 0 with *status; 1 when t is in a ptrace
+ * stop already and will report nothing new (no status); -1 when t is gone
+ * or did not stop within INTERRUPT_WAIT_US. */
+static int wait_interrupt_stop(struct sc_engine *e, struct sc_thread *t,
+			       int *status)
+{
+	uint64_t until = sc_now_us() + INTERRUPT_WAIT_US;
+	int traced_polls = 0;
+	pid_t got;
+
+	if (sc_take_deferred(e, t->tid, &got, status))
+		return 0;
+	for (;;) {
+		pid_t r = waitpid(t->tid, status, __WALL | WNOHANG);
+		if (r == t->tid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r == 0 && sc_thread_state(t->proc->pid, t->tid) == 't' &&
+		    ++traced_polls >= TRACED_POLLS)
+			return 1;
+		if (sc_now_us() >= until)
+			return -1;
+		usleep(200);
+	}
+}
+
+/* Wait for t's stop after PTRACE_INTERRUPT at seize: 0 when stopped
+ * there, 1 when something else came first (kept for the main loop; the
+ * interrupt stop follows later) or nothing came in time, -1 when t
+ * ended. */
+static int wait_stopped(struct sc_engine *e, struct sc_thread *t)
 {
 	int status;
+	int r = wait_interrupt_stop(e, t, &status);
 
-	for (;;) {
-		pid_t r = waitpid(tid, &status, __WALL);
-		if (r < 0)
-			return errno == EINTR ? 0 : -1;
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			sc_engine_defer_status(e, tid, status);
-			return -1;
-		}
-		if (sc_classify_status(status) == WS_EVENT_STOP)
-			return 0;
-		/* Something else first (a syscall or signal stop): keep it
-		 * for the main loop; the interrupt stop follows later. */
-		sc_engine_defer_status(e, tid, status);
+	if (r != 0)
 		return 1;
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		sc_engine_defer_status(e, t->tid, status);
+		return -1;
 	}
+	if (sc_classify_status(status) == WS_EVENT_STOP)
+		return 0;
+	sc_engine_defer_status(e, t->tid, status);
+	return 1;
 }
 
 /* How long a thread caught mid-way may take to stop again at attach. */
@@ -101,7 +136,7 @@ static int seize_round(struct sc_engine *e, pid_t pid, int *err)
 			return -1;
 		}
 		ptrace(PTRACE_INTERRUPT, tid, 0, 0);
-		if (wait_stopped(e, tid) == 0) {
+		if (wait_stopped(e, t) == 0) {
 			t->stop = STOP_EVENT;
 			sc_regs_fetch(t);
 			t->state = TH_READY;
@@ -197,9 +232,10 @@ static bool trap_pending(const struct sc_thread *t)
 }
 
 /* Wait for t's stop after resuming it for its queued trap, at most
- * HALT_WAIT_US: should it not come, interrupt it again (that stop always
- * comes).  Returns waitpid's result. */
-static pid_t wait_trap_stop(struct sc_thread *t, int *status)
+ * HALT_WAIT_US: should it not come, interrupt it again.  Returns as
+ * wait_interrupt_stop(). */
+static int wait_trap_stop(struct sc_engine *e, struct sc_thread *t,
+			  int *status)
 {
 	uint64_t until = sc_now_us() + HALT_WAIT_US;
 	pid_t r;
@@ -207,11 +243,11 @@ static pid_t wait_trap_stop(struct sc_thread *t, int *status)
 	while ((r = waitpid(t->tid, status, __WALL | WNOHANG)) == 0) {
 		if (sc_now_us() >= until) {
 			ptrace(PTRACE_INTERRUPT, t->tid, 0, 0);
-			return waitpid(t->tid, status, __WALL);
+			return wait_interrupt_stop(e, t, status);
 		}
 		usleep(200);
 	}
-	return r;
+	return r == t->tid ? 0 : -1;
 }
 
 /* t is in a signal-delivery stop: rewind a breakpoint hit so that the
@@ -234,18 +270,19 @@ static void take_signal_stop(struct sc_thread *t, int sig)
  * can be detached; an interrupted syscall restarts after the detach.  A
  * breakpoint hit can race with the interrupt: its SIGTRAP then waits
  * behind the interrupt's stop, and would kill the detached program; take
- * it now. */
-void sc_thread_halt(struct sc_thread *t)
+ * it now.  Every wait is bounded: a thread that does not stop is left as
+ * it is (the worker's exit releases it). */
+void sc_thread_halt(struct sc_engine *e, struct sc_thread *t)
 {
 	int status;
 
 	if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) < 0)
 		return;
-	pid_t r = waitpid(t->tid, &status, __WALL);
-	if (r < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+	int r = wait_interrupt_stop(e, t, &status);
+	if (r < 0 || (r == 0 && (WIFEXITED(status) || WIFSIGNALED(status))))
 		return;
 	sc_regs_fetch(t);
-	if (sc_classify_status(status) == WS_SIGNAL) {
+	if (r == 0 && sc_classify_status(status) == WS_SIGNAL) {
 		take_signal_stop(t, WSTOPSIG(status));
 		return;
 	}
@@ -253,11 +290,12 @@ void sc_thread_halt(struct sc_thread *t)
 		if (sc_regs_flush(t) < 0 ||
 		    ptrace(PTRACE_CONT, t->tid, 0, 0) < 0)
 			return;
-		r = wait_trap_stop(t, &status);
-		if (r < 0 || WIFEXITED(status) || WIFSIGNALED(status))
+		r = wait_trap_stop(e, t, &status);
+		if (r < 0 || (r == 0 && (WIFEXITED(status) ||
+					 WIFSIGNALED(status))))
 			return;
 		sc_regs_fetch(t);
-		if (sc_classify_status(status) == WS_SIGNAL) {
+		if (r == 0 && sc_classify_status(status) == WS_SIGNAL) {
 			take_signal_stop(t, WSTOPSIG(status));
 			if (WSTOPSIG(status) == SIGTRAP)
 				return;
@@ -294,7 +332,7 @@ static void detach_everything(struct sc_engine *e)
 		struct sc_thread *t = e->threads[i];
 		if (t->state == TH_RUNNING || t->state == TH_IN_KERNEL ||
 		    t->state == TH_NEW || t->state == TH_EXITING)
-			sc_thread_halt(t);
+			sc_thread_halt(e, t);
 	}
 	for (size_t i = 0; i < e->nprocs; i++)
 		sc_bp_remove_all(e->procs[i]);

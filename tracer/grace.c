@@ -35,7 +35,7 @@ void sc_grace_end(struct sc_engine *e)
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
 		if (t->state == TH_RUNNING || t->state == TH_IN_KERNEL)
-			sc_thread_halt(t);
+			sc_thread_halt(e, t);
 	}
 	for (size_t i = 0; i < e->nprocs; i++)
 		sc_bp_remove_all(e->procs[i]);

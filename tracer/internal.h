@@ -277,7 +277,7 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
  * a running thread (a breakpoint hit rewound); complete or undo what the
  * model did to a stopped thread's pending syscall so it can run free. */
 void sc_bp_remove_all(struct sc_process *p);
-void sc_thread_halt(struct sc_thread *t);
+void sc_thread_halt(struct sc_engine *e, struct sc_thread *t);
 void sc_thread_settle(struct sc_thread *t);
 /* grace.c: a program ended early gets SIGTERM and a short time to run
  * free (its handlers remove temporary files) before the SIGKILL. */

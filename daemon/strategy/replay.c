@@ -253,7 +253,9 @@ static size_t next_event_of(const struct replay_ctx *c, uint64_t step,
 
 /* A released syscall: did it come back as its own event in the recording
  * (the others ran meanwhile), or was it a plain step?  Follow the trace,
- * not this run's timing. */
+ * not this run's timing.  A thread with no event after it never came
+ * back in the recording (a shell in wait4 for a child that deadlocked):
+ * waiting for it would hang the replay. */
 static int replay_release(void *ctx, const struct sc_event *ev)
 {
 	struct replay_ctx *c = ctx;
@@ -261,7 +263,7 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 
 	if (ev->step < c->base)
 		return SC_RELEASE_AUTO;
-	return i != NO_EVENT && c->t->events[i].kind == SC_EV_SYSCALL_RETURN
+	return i == NO_EVENT || c->t->events[i].kind == SC_EV_SYSCALL_RETURN
 	       ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
 }
 
