@@ -251,11 +251,21 @@ static size_t next_event_of(const struct replay_ctx *c, uint64_t step,
 	return lo < c->nby_thread[thread] ? v[lo] : NO_EVENT;
 }
 
+/* Did the recording end with threads stuck for good (a deadlock, a
+ * hang), some of them perhaps inside a syscall? */
+static bool ended_stuck(const struct sc_trace *t)
+{
+	return t->has_footer && (t->verdict == SC_VERDICT_DEADLOCK ||
+				 t->verdict == SC_VERDICT_HANG);
+}
+
 /* A released syscall: did it come back as its own event in the recording
  * (the others ran meanwhile), or was it a plain step?  Follow the trace,
- * not this run's timing.  A thread with no event after it never came
- * back in the recording (a shell in wait4 for a child that deadlocked):
- * waiting for it would hang the replay. */
+ * not this run's timing.  In a run that ended stuck, a thread with no
+ * event after its syscall never came back from it (a shell in wait4 for
+ * a child that deadlocked): waiting for it would hang the replay.  In
+ * any other run it came back and ran on to the end (an assert's write,
+ * then abort) while the others waited. */
 static int replay_release(void *ctx, const struct sc_event *ev)
 {
 	struct replay_ctx *c = ctx;
@@ -263,7 +273,9 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 
 	if (ev->step < c->base)
 		return SC_RELEASE_AUTO;
-	return i == NO_EVENT || c->t->events[i].kind == SC_EV_SYSCALL_RETURN
+	if (i == NO_EVENT)
+		return ended_stuck(c->t) ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
+	return c->t->events[i].kind == SC_EV_SYSCALL_RETURN
 	       ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
 }
 
