@@ -1,8 +1,8 @@
 #!/bin/bash
 # replay_load.sh: a replay reproduces its run every time, with no retry,
-# whether the machine is idle or busy (tests/run-all.sh runs every e2e
-# test a second time under tests/lib/under-load, a busy loop on every
-# CPU).  Timing must never be a scheduling step, and a recorded
+# on a busy machine (tests/run-all.sh runs it under tests/lib/under-load,
+# a busy loop on every CPU, in `make check-e2e-load`; run by hand it
+# measures the quiet machine).  Timing must never be a scheduling step, and a recorded
 # preemption must replay at its instruction:
 #  - passing runs recorded once (`launch -n 1`) replay 50 times out of 50
 #    (exit 0, verdict pass, no divergence): /bin/true, long_compute (one
