@@ -214,9 +214,11 @@ static int take_footer(struct loader *ld, const Sctrace__Footer *f)
 	/* free() first: dup_str is also how the no-footer defaults are set. */
 	free(t->message);
 	free(t->location);
-	t->message = t->location = NULL;
+	free(t->stacks);
+	t->message = t->location = t->stacks = NULL;
 	if (dup_str(ld, &t->message, f->message) < 0 ||
-	    dup_str(ld, &t->location, f->location) < 0)
+	    dup_str(ld, &t->location, f->location) < 0 ||
+	    dup_str(ld, &t->stacks, f->stacks) < 0)
 		return -1;
 	t->has_footer = true;
 	/* A verdict from a newer writer reads as unknown. */
@@ -486,7 +488,8 @@ static int parse(struct loader *ld, const uint8_t *buf, size_t len)
 	if (!t->has_footer) {
 		t->verdict = SC_VERDICT_UNKNOWN;
 		if (dup_str(ld, &t->message, NULL) < 0 ||
-		    dup_str(ld, &t->location, NULL) < 0)
+		    dup_str(ld, &t->location, NULL) < 0 ||
+		    dup_str(ld, &t->stacks, NULL) < 0)
 			return -1;
 	}
 	return 0;
@@ -606,5 +609,6 @@ void sc_trace_free(struct sc_trace *t)
 	free(t->regs_pool);
 	free(t->message);
 	free(t->location);
+	free(t->stacks);
 	memset(t, 0, sizeof(*t));
 }

@@ -482,6 +482,7 @@ static void results_human(const struct sc_session_row *r, Scctl__Bug **bugs,
 		printf("\nrun %u: %s: %s\n", b->run, kind, msg);
 		if (*b->location)
 			printf("  at %s\n", b->location);
+		report_stacks_text(stdout, b->stacks);
 		printf("  seed 0x%" PRIx64 "\n", b->seed);
 		if (*b->trace)
 			printf("  trace  %s\n", b->trace);

@@ -123,6 +123,7 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 	 * already quotes the assertion. */
 	if (strcmp(kind, "exit") == 0 || strcmp(kind, "crash") == 0)
 		report_stderr_tail(b);
+	report_stacks_text(stdout, b->stacks);
 	printf("  seed 0x%" PRIx64 ", %" PRIu64 " event%s\n", b->seed,
 	       steps_of(rep, b->run), cli_s(steps_of(rep, b->run)));
 	if (b->trace && *b->trace)
@@ -148,6 +149,7 @@ void report_bug_json(struct json_out *j, const Scctl__Bug *b)
 		    ? b->stderr_tail : NULL);
 	json_string(j, "stderr_path", b->stderr_path && *b->stderr_path
 		    ? b->stderr_path : NULL);
+	report_stacks_json(j, b->stacks);
 	json_end(j);
 }
 
@@ -292,6 +294,7 @@ static void replay_json(const Scctl__ReplayResult *r)
 		json_int(&j, "diverged_at", r->diverged_at);
 	else
 		json_null(&j, "diverged_at");
+	report_stacks_json(&j, r->stacks);
 	json_end(&j);
 	json_finish(&j);
 }
@@ -325,5 +328,7 @@ void report_replay(const Scctl__ReplayResult *r, bool json)
 	if (!(r->has_diverged_at && r->diverged_at >= 0) && strcmp(v, "pass") &&
 	    r->location && *r->location)
 		fprintf(stderr, "  at %s\n", r->location);
+	if (!(r->has_diverged_at && r->diverged_at >= 0) && strcmp(v, "pass"))
+		report_stacks_text(stderr, r->stacks);
 	fflush(stderr);
 }

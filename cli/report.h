@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "control.pb-c.h"
 #include "json_out.h"
@@ -40,6 +41,12 @@ void report_launch_free(struct launch_report *rep);
 /* A failing run's last stderr lines, indented under its bug block
  * (nothing when it printed nothing). */
 void report_stderr_tail(const Scctl__Bug *b);
+
+/* The stacks of a bug (Bug.stacks): "  stack of T2:" then one
+ * "    #1  0x... in FRAME" line per frame; the JSON "stacks" array of
+ * {thread, frames: [{pc, function, file, line, module, text}]}. */
+void report_stacks_text(FILE *out, const char *stacks);
+void report_stacks_json(struct json_out *j, const char *stacks);
 
 /* One bug as launch --json and results --json print it. */
 void report_bug_json(struct json_out *j, const Scctl__Bug *b);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "file_tail.h"
 #include "paths.h"
 #include "store.h"
@@ -671,6 +672,7 @@ void sc_store_bug_free(Scctl__Bug *b)
 	free(b->stdout_path);
 	free(b->stderr_path);
 	free(b->stderr_tail);
+	free(b->stacks);
 	free(b);
 }
 
@@ -697,6 +699,15 @@ static int add_run_files(Scctl__Bug *b)
 	b->stderr_tail = strdup(tail);
 	snprintf(path, sizeof(path), "%.*s.out", (int)base, b->trace);
 	b->stdout_path = strdup(path);
+	/* The stacks are in the trace's footer. */
+	struct sc_trace t;
+	char why[256];
+	if (sc_trace_load(b->trace, &t, why, sizeof(why)) == 0) {
+		b->stacks = strdup(t.stacks ? t.stacks : "");
+		sc_trace_free(&t);
+		if (!b->stacks)
+			return -1;
+	}
 	return b->stderr_path && b->stderr_tail && b->stdout_path ? 0 : -1;
 }
 

@@ -172,6 +172,7 @@ static int report(struct attach *A, const struct sc_run_result *res,
 		bug.seed = run_seed;
 		bug.message = msg;
 		bug.location = loc;
+		bug.stacks = (char *)res->stacks;
 		bug.trace = (char *)trace;
 		bug.replay = replay;
 	}

@@ -477,6 +477,7 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 	b->stderr_tail = xstrdup(tail);
 	b->stdout_path = xstrdup(f->out);
 	b->stderr_path = xstrdup(f->err);
+	b->stacks = xstrdup(res->stacks);
 	return b;
 }
 
@@ -492,6 +493,7 @@ static void free_bug(Scctl__Bug *b)
 	free(b->stderr_tail);
 	free(b->stdout_path);
 	free(b->stderr_path);
+	free(b->stacks);
 	free(b);
 }
 
@@ -905,6 +907,7 @@ static Scctl__Bug *dup_bug(const Scctl__Bug *b)
 	c->stderr_tail = xstrdup(b->stderr_tail);
 	c->stdout_path = xstrdup(b->stdout_path);
 	c->stderr_path = xstrdup(b->stderr_path);
+	c->stacks = xstrdup(b->stacks);
 	return c;
 }
 

@@ -266,6 +266,7 @@ static void send_result(int conn, const struct sc_trace *t, const char *path,
 	rr.steps = o->res.steps;
 	rr.message = (char *)o->message;
 	rr.location = (char *)o->location;
+	rr.stacks = (char *)o->res.stacks;
 	rr.has_diverged_at = 1;
 	rr.diverged_at = o->diverged_at;
 	rr.has_exit_code = 1;

@@ -125,6 +125,7 @@ void sc_report_deadlock(struct sc_engine *e)
 	if (first && first->last_call_site)
 		sc_symbolize(first->proc->pid, first->last_call_site - 1,
 			     r->location, sizeof(r->location));
+	sc_report_blocked_stacks(e);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;
 }

@@ -83,18 +83,21 @@ static bool is_fatal_signal(int sig)
 }
 
 /* A fatal signal is about to be delivered: remember where, while the
- * process still exists to be symbolised. */
-/* A fault inside a system library (libc's strlen, pthread_mutex_lock on a
+ * process still exists to be symbolised, and the thread's stack.
+ * A fault inside a system library (libc's strlen, pthread_mutex_lock on a
  * freed mutex) is the program's bug at the call: name the innermost frame
  * of the program's own code as well. */
 static void note_fault_caller(struct sc_engine *e, struct sc_thread *t)
 {
-	struct sc_frame frames[32];
+	struct sc_frame frames[SC_STACK_FRAMES];
 	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
-				   sizeof(frames) / sizeof(frames[0]));
+				   SC_STACK_FRAMES);
 	const struct sc_frame *own = sc_stack_own_frame(frames, n);
 	size_t used = strlen(e->fault_where);
 
+	e->fault_stack[0] = '\0';
+	sc_stack_format(t->logical, frames, n, e->fault_stack,
+			sizeof(e->fault_stack));
 	if (!own || own == &frames[0])
 		return;
 	snprintf(e->fault_where + used, sizeof(e->fault_where) - used,

@@ -60,6 +60,7 @@ static bool check_limits(struct sc_engine *e)
 		snprintf(r->message, sizeof(r->message),
 			 "hang: step budget of %llu scheduling events exhausted",
 			 (unsigned long long)cfg->max_steps);
+		sc_report_hang_stacks(e);
 		e->finished = true;
 	} else if (e->deadline_us && sc_now_us() >= e->deadline_us &&
 		   e->attached) {
@@ -74,6 +75,7 @@ static bool check_limits(struct sc_engine *e)
 		snprintf(r->message, sizeof(r->message),
 			 "hang: run exceeded its %.3g s time budget after %llu events",
 			 cfg->timeout_ms / 1000.0, (unsigned long long)e->step);
+		sc_report_hang_stacks(e);
 		e->finished = true;
 	}
 	return e->finished;
@@ -231,6 +233,7 @@ void sc_verdict_from_status(struct sc_engine *e)
 		r->verdict = SC_VERDICT_EXIT;
 		snprintf(r->message, sizeof(r->message), "exited with status %d",
 			 r->exit_status);
+		snprintf(r->stacks, sizeof(r->stacks), "%s", e->exit_stack);
 		return;
 	}
 	if (!WIFSIGNALED(st)) {
@@ -245,6 +248,7 @@ void sc_verdict_from_status(struct sc_engine *e)
 		r->fault_thread = e->fault_thread;
 		r->fault_pc = e->fault_pc;
 		snprintf(r->location, sizeof(r->location), "%s", e->fault_where);
+		snprintf(r->stacks, sizeof(r->stacks), "%s", e->fault_stack);
 		if (sig == SIGSEGV || sig == SIGBUS)
 			snprintf(r->message, sizeof(r->message),
 				 "SIG%s (%s) in T%u at %s, fault address 0x%llx",

@@ -223,6 +223,8 @@ struct sc_engine {
 	uint64_t fault_pc;
 	uint64_t fault_addr;
 	char fault_where[1024];
+	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
+	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */
 
 	/* Tracer and target share one CPU (cfg->cpu); a replay's free run
 	 * lifts that for the supervisor, whose wake-up would otherwise wait
@@ -376,6 +378,20 @@ struct sc_frame {
  * frames, innermost first; returns how many (0: cannot). */
 size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 		       size_t max);
+/* Frames kept of a stack in a report: deeper ones are the runtime's. */
+#define SC_STACK_FRAMES 24
+/* Append frames to buf (NUL-terminated, len bytes in all) as lines
+ * "T<thread> 0x<pc> <frame as sc_symbolize names it>", whole lines only;
+ * returns how many were appended (sc_run_result.stacks). */
+size_t sc_stack_format(uint32_t thread, const struct sc_frame *frames,
+		       size_t n, char *buf, size_t len);
+/* Unwind t (in a ptrace stop) and append its stack to buf so. */
+size_t sc_stack_append(const struct sc_thread *t, char *buf, size_t len);
+/* report_stacks.c: the stacks of every blocked thread (deadlock), or of
+ * the running thread (stopped for it) and every stopped one (hang), into
+ * e->res->stacks. */
+void sc_report_blocked_stacks(struct sc_engine *e);
+void sc_report_hang_stacks(struct sc_engine *e);
 /* The innermost frame in the program's own code, or NULL. */
 const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 					  size_t n);

@@ -147,6 +147,11 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		sc_start_running(e, t, PTRACE_CONT);
 		return;
 	case SC_EV_PROCESS_EXIT:
+		/* A non-zero exit is reported with where it was decided. */
+		if (t->proc == e->main_proc && (int)t->regs.rdi != 0) {
+			e->exit_stack[0] = '\0';
+			sc_stack_append(t, e->exit_stack, sizeof(e->exit_stack));
+		}
 		sc_process_exiting(e, t->proc);
 		break;
 	default:

@@ -6,10 +6,11 @@
  * lines).  elfutils' libdw would do both, but it exports dwarf_* functions
  * under the same names as libdwarf, which the tracer links already.
  *
- * Used when a run ends badly (a crash): a fault inside libc says little by
- * itself ("libc.so.6+0x167ad8", an IFUNC variant of strlen without a
- * dynamic symbol); the frame of the program that called it says where the
- * bug is.  The thread must be in a ptrace stop.
+ * Used when a run ends badly: a fault inside libc says little by itself
+ * ("libc.so.6+0x167ad8", an IFUNC variant of strlen without a dynamic
+ * symbol); the frame of the program that called it says where the bug is,
+ * and the whole stack what the thread was doing.  The thread must be in a
+ * ptrace stop.
  */
 #include <libunwind-ptrace.h>
 #include <stdio.h>
@@ -67,4 +68,33 @@ const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 		if (frames[i].own_code)
 			return &frames[i];
 	return NULL;
+}
+
+size_t sc_stack_format(uint32_t thread, const struct sc_frame *frames,
+		       size_t n, char *buf, size_t len)
+{
+	size_t used = strnlen(buf, len);
+	size_t lines = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char line[600];
+		int w = snprintf(line, sizeof(line), "T%u 0x%llx %s\n", thread,
+				 (unsigned long long)frames[i].pc,
+				 frames[i].text);
+		/* Whole lines only: a reader splits on them. */
+		if (w < 0 || (size_t)w >= sizeof(line) || used + (size_t)w >= len)
+			break;
+		memcpy(buf + used, line, (size_t)w + 1);
+		used += (size_t)w;
+		lines++;
+	}
+	return lines;
+}
+
+size_t sc_stack_append(const struct sc_thread *t, char *buf, size_t len)
+{
+	struct sc_frame frames[SC_STACK_FRAMES];
+	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames, SC_STACK_FRAMES);
+
+	return sc_stack_format(t->logical, frames, n, buf, len);
 }

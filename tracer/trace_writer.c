@@ -484,6 +484,7 @@ int sc_trace_finish(struct sc_trace_writer *w, const struct sc_run_result *r)
 	if (r && ret == 0) {
 		char message[sizeof(r->message)];
 		char location[sizeof(r->location)];
+		char stacks[sizeof(r->stacks)];
 		Sctrace__Footer f = SCTRACE__FOOTER__INIT;
 		f.has_verdict = true;
 		f.verdict = (Sctrace__Verdict)r->verdict;
@@ -495,6 +496,7 @@ int sc_trace_finish(struct sc_trace_writer *w, const struct sc_run_result *r)
 		f.wall_us = r->wall_us;
 		f.message = bounded(message, r->message, sizeof(message));
 		f.location = bounded(location, r->location, sizeof(location));
+		f.stacks = bounded(stacks, r->stacks, sizeof(stacks));
 		f.has_exit_status = true;
 		f.exit_status = r->exit_status;
 		f.has_signal = true;

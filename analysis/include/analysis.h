@@ -88,6 +88,7 @@ struct sc_trace {
 	uint64_t wall_us;
 	char *message;
 	char *location;
+	char *stacks;               /* "T<n> 0x<pc> <frame>" lines, or "" */
 	int32_t exit_status;
 	int32_t signal;
 	uint32_t fault_thread;

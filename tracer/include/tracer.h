@@ -260,6 +260,9 @@ struct sc_run_config {
 	volatile int *cancel;
 };
 
+/* Room for the stacks of a report (sc_run_result.stacks). */
+#define SC_STACKS_LEN 16384
+
 struct sc_run_result {
 	enum sc_verdict verdict;
 	int exit_status;                /* with SC_VERDICT_PASS/EXIT */
@@ -277,6 +280,13 @@ struct sc_run_result {
 	uint64_t fault_pc;
 	char message[2048];             /* one paragraph: what went wrong */
 	char location[1024];            /* symbol+offset (or file:line) */
+	/* The stacks of the threads the failure is about, innermost frame
+	 * first, one frame per line: "T<n> 0x<pc> <frame>" where frame is
+	 * "function at file:line (module)", "function+0xoff (module)" or
+	 * "module+0xoff".  Crash and assert: the faulting thread; deadlock:
+	 * every blocked thread; hang: the running thread and every stopped
+	 * one; exit: the thread that called exit_group; "" otherwise. */
+	char stacks[SC_STACKS_LEN];
 	/* One line for the user about how the run was controlled (a
 	 * runtime whose code was left out), or "". */
 	char notice[256];

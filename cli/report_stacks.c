@@ -1,0 +1,155 @@
+/* report_stacks.c - the stacks of a bug's threads, as a debugger shows
+ * them ("#1  0x... in a_then_b at abba_deadlock.c:22 (abba_deadlock)"),
+ * and as JSON arrays of frames with their parts.
+ *
+ * The daemon sends them as text, one frame per line, "T<n> 0x<pc>
+ * <frame>", innermost first, where frame is "function at file:line
+ * (module)", "function+0xoff (module)", "function (module)" or
+ * "module+0xoff" (tracer.h, sc_run_result.stacks).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct frame {
+	unsigned thread;
+	uint64_t pc;
+	char text[600];
+	char function[600], file[600], module[256];
+	unsigned line;
+};
+
+/* Parse one line; false when it is not a frame line. */
+static bool parse_line(const char *s, size_t n, struct frame *f)
+{
+	char line[700];
+	int used = 0;
+
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	memcpy(line, s, n);
+	line[n] = '\0';
+	memset(f, 0, sizeof(*f));
+	if (sscanf(line, "T%u 0x%" SCNx64 " %n", &f->thread, &f->pc, &used) < 2 ||
+	    used <= 0)
+		return false;
+	snprintf(f->text, sizeof(f->text), "%s", line + used);
+
+	char rest[600];
+	snprintf(rest, sizeof(rest), "%s", f->text);
+	size_t len = strlen(rest);
+	char *open = NULL;      /* the last " (": names hold parentheses */
+	for (char *p = rest; (p = strstr(p, " (")); p++)
+		open = p;
+	if (open && len && rest[len - 1] == ')') {
+		rest[len - 1] = '\0';
+		snprintf(f->module, sizeof(f->module), "%s", open + 2);
+		*open = '\0';
+		char *at = strstr(rest, " at ");
+		char *colon = at ? strrchr(at + 4, ':') : NULL;
+		if (at && colon) {
+			*at = '\0';
+			*colon = '\0';
+			snprintf(f->file, sizeof(f->file), "%s", at + 4);
+			f->line = (unsigned)strtoul(colon + 1, NULL, 10);
+		} else {
+			char *plus = strstr(rest, "+0x");
+			if (plus)
+				*plus = '\0';
+		}
+		snprintf(f->function, sizeof(f->function), "%s", rest);
+	} else {
+		/* "module+0xoff": no symbol. */
+		char *plus = strstr(rest, "+0x");
+		if (plus)
+			*plus = '\0';
+		snprintf(f->module, sizeof(f->module), "%s", rest);
+	}
+	return true;
+}
+
+/* Call fn for each frame line of stacks. */
+static void each_frame(const char *stacks, void (*fn)(const struct frame *,
+						     unsigned, void *),
+		       void *arg)
+{
+	unsigned depth = 0, thread = ~0u;
+	struct frame f;
+
+	for (const char *p = stacks; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (parse_line(p, n, &f)) {
+			depth = f.thread == thread ? depth + 1 : 0;
+			thread = f.thread;
+			fn(&f, depth, arg);
+		}
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+static void print_frame(const struct frame *f, unsigned depth, void *arg)
+{
+	FILE *out = arg;
+
+	if (depth == 0)
+		fprintf(out, "  stack of T%u:\n", f->thread);
+	fprintf(out, "    #%-2u 0x%012" PRIx64 " in %s\n", depth, f->pc,
+		f->text);
+}
+
+void report_stacks_text(FILE *out, const char *stacks)
+{
+	each_frame(stacks, print_frame, out);
+}
+
+struct json_walk {
+	struct json_out *j;
+	bool open;                  /* a thread object is open */
+};
+
+static void json_frame(const struct frame *f, unsigned depth, void *arg)
+{
+	struct json_walk *w = arg;
+	char pc[24];
+
+	if (depth == 0) {
+		if (w->open) {
+			json_end(w->j);         /* frames */
+			json_end(w->j);         /* thread */
+		}
+		json_begin_object(w->j, NULL);
+		json_uint(w->j, "thread", f->thread);
+		json_begin_array(w->j, "frames");
+		w->open = true;
+	}
+	json_begin_object(w->j, NULL);
+	snprintf(pc, sizeof(pc), "0x%" PRIx64, f->pc);
+	json_string(w->j, "pc", pc);
+	json_string(w->j, "function", *f->function ? f->function : NULL);
+	json_string(w->j, "file", *f->file ? f->file : NULL);
+	if (f->line)
+		json_uint(w->j, "line", f->line);
+	else
+		json_null(w->j, "line");
+	json_string(w->j, "module", *f->module ? f->module : NULL);
+	json_string(w->j, "text", f->text);
+	json_end(w->j);
+}
+
+void report_stacks_json(struct json_out *j, const char *stacks)
+{
+	struct json_walk w = { .j = j, .open = false };
+
+	json_begin_array(j, "stacks");
+	each_frame(stacks, json_frame, &w);
+	if (w.open) {
+		json_end(j);
+		json_end(j);
+	}
+	json_end(j);
+}

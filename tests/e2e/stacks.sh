@@ -1,0 +1,104 @@
+#!/bin/bash
+# stacks.sh: a bug's report carries the symbolised stacks of the threads
+# it is about, innermost frame first, as a debugger shows them: for every
+# buggy target of TARGETS_BUGGY (tests/Makemodule.am) the first bug found
+# has a stack frame in the target's own code with its function, source
+# file and line, in launch --json, launch's text report, results --json
+# and replay --json.  A crash inside libc (freed_mutex) shows the libc
+# frame first and the program's caller under it; a deadlock shows every
+# blocked thread; a hang (spin_forever at --timeout) the spinning thread.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+# shellcheck source=tests/lib/am_targets.sh
+. "$top_srcdir/tests/lib/am_targets.sh"
+
+RUNS=300
+SEED=1
+
+# own_frame JSON EXPR NAME: "function file:line" of the first frame of
+# stacks EXPR (a JSON array) whose module is NAME and that has a line.
+own_frame() {
+	python3 - "$1" "$2" "$3" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1]))
+stacks = eval(sys.argv[2], {"d": d}) or []
+for s in stacks:
+    for f in s["frames"]:
+        if f["module"] == sys.argv[3] and f["line"] and f["file"] and f["function"]:
+            print("%s %s:%d" % (f["function"], f["file"], f["line"]))
+            sys.exit(0)
+PY
+}
+
+while read -r name; do
+	bin=$(sc_target "$name")
+	json=$SC_TMP/$name.json
+	rc=0
+	# pos finds every one of them well within RUNS (strategies.sh).
+	# </dev/null: the CLI hands its stdin to the program.
+	sc launch --json -s pos -n "$RUNS" --seed "$SEED" -- "$bin" \
+		</dev/null >"$json" 2>"$SC_TMP/$name.err" || rc=$?
+	kind=$(json_get "$json" 'd["bugs"][0]["kind"]')
+	frame=$(own_frame "$json" 'd["bugs"][0]["stacks"]' "$name")
+	if [ "$rc" -eq 1 ] && [ -n "$frame" ]; then
+		tap_ok "$name: the $kind report's stack names $frame"
+	else
+		tap_not_ok "$name: the report's stack names a function, file and line of $name (exit $rc, $kind)"
+		tap_diag_file "$SC_TMP/$name.err" 3
+	fi
+done < <(am_targets TARGETS_BUGGY)
+
+# freed_mutex: the fault is in libc, the caller is the program's.
+bin=$(sc_target freed_mutex)
+rc=0
+sc launch -s pos -n "$RUNS" --seed "$SEED" -- "$bin" >"$SC_TMP/fm.txt" \
+	2>"$SC_TMP/fm.err" || rc=$?
+tap_is "$rc" 1 "freed_mutex: the crash is found"
+tap_is "$(grep -A2 '^  stack of T' "$SC_TMP/fm.txt" | sed -n '2,3p' |
+	sed -E 's/ +0x[0-9a-f]+ in / in /')" \
+	"$(printf '    #0 in __pthread_mutex_lock (libc.so.6)\n    #1 in consume at freed_mutex.c:26 (freed_mutex)')" \
+	"freed_mutex: frame #0 in libc's lock, frame #1 the program's caller"
+
+# A deadlock: every blocked thread's stack, each in the program.
+bin=$(sc_target abba_deadlock)
+rc=0
+sc launch --json -s pos -n "$RUNS" --seed "$SEED" -- "$bin" \
+	>"$SC_TMP/dl.json" 2>/dev/null || rc=$?
+tap_is "$(python3 - "$SC_TMP/dl.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["bugs"][0]
+fns = sorted({f["function"] for s in b["stacks"] for f in s["frames"]
+              if f["module"] == "abba_deadlock" and f["line"]})
+print(b["kind"], len(b["stacks"]), " ".join(fns))
+PY
+)" "deadlock 3 a_then_b b_then_a main" \
+	"abba_deadlock: the stacks of the 3 blocked threads (main, a_then_b, b_then_a)"
+
+# The same stacks from results, and from a replay of the trace.
+session=$(json_get "$SC_TMP/dl.json" 'd["session"]')
+sc results --json "$session" >"$SC_TMP/res.json" 2>/dev/null
+tap_is "$(own_frame "$SC_TMP/res.json" 'd["bugs"][0]["stacks"]' abba_deadlock)" \
+	"$(own_frame "$SC_TMP/dl.json" 'd["bugs"][0]["stacks"]' abba_deadlock)" \
+	"results --json: the bug's stacks (from its trace)"
+trace=$(json_get "$SC_TMP/dl.json" 'd["bugs"][0]["trace"]')
+sc replay --json "$trace" >"$SC_TMP/rp.json" 2>/dev/null
+tap_is "$(own_frame "$SC_TMP/rp.json" 'd["stacks"]' abba_deadlock)" \
+	"$(own_frame "$SC_TMP/dl.json" 'd["bugs"][0]["stacks"]' abba_deadlock)" \
+	"replay --json: the replayed failure's stacks"
+
+# A hang: the spinning thread's stack, at the line of its loop.
+bin=$(sc_target spin_forever)
+rc=0
+sc launch --json -n 1 --timeout 2 -- "$bin" >"$SC_TMP/hang.json" \
+	2>/dev/null || rc=$?
+frame=$(own_frame "$SC_TMP/hang.json" 'd["bugs"][0]["stacks"]' spin_forever)
+case $frame in
+"worker spin_forever.c:"[0-9]*) tap_ok "spin_forever: the hang's stacks show the spinning worker ($frame)" ;;
+*) tap_not_ok "spin_forever: the hang's stacks show the spinning worker (got '$frame')" ;;
+esac
+
+sc_check_no_leftovers
+tap_done
