@@ -829,8 +829,12 @@ static void search_from_proto(const Scctl__SearchStats *in,
  * stopped.  A search learns in its one job: its stats are the session's. */
 static void learnt_from_pilot(struct launch *L)
 {
-	uint32_t m = L->last_run < L->pilot_known ? L->last_run
-		     : L->pilot_known;
+	/* At race granularity the strategy's pilot follows the mem runs
+	 * (sc_pilot_skip). */
+	uint32_t skip = L->race ? (L->runs < SC_RACE_PILOT_RUNS ? L->runs
+				   : SC_RACE_PILOT_RUNS) : 0;
+	uint32_t last = L->last_run > skip ? L->last_run - skip : 0;
+	uint32_t m = last < L->pilot_known ? last : L->pilot_known;
 
 	if (L->strategy->done || m == 0)
 		return;
@@ -1143,6 +1147,8 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 			  !L->strategy->create || L->strategy->done) < 0)
 		sc_strf(L->fatal, sizeof(L->fatal), "out of memory");
 	sc_race_pilot_init(&L->race_pilot, L->runs);
+	if (L->race)
+		sc_pilot_skip(&L->pilot, L->runs, L->race_pilot.size);
 	for (size_t p = job; p < L->nplan && !L->fatal[0]; p += L->njobs) {
 		if (!catch_up(L, L->plan[p]))
 			break;

@@ -4,12 +4,15 @@
  * distinct union of what runs 1..q found, learnt in run order only, and
  * a job that owns every J-th run (catching up on the pilot runs it does
  * not own, silently) gives each of its runs the set that one job would.
+ * And the strategies' pilot, skipped past those mem runs (sc_pilot_skip),
+ * learns from the runs after them, in order.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "strategy/pilot.h"
 #include "strategy/race_pilot.h"
 #include "tap.h"
 
@@ -122,5 +125,29 @@ int main(void)
 	ok(one[1] != one[2] && one[2] != one[3] &&
 	   one[SC_RACE_PILOT_RUNS + 1] == one[RUNS],
 	   "the set grows over the pilot, then stays");
+	/* The strategies' pilot after a race pilot of 5 runs. */
+	struct sc_strategy_session learnt = { 0 };
+	struct sc_pilot sp;
+	if (sc_pilot_init(&sp, &learnt, 100, false) == 0) {
+		sc_pilot_skip(&sp, 100, 5);
+		is_int(sp.size, SC_PILOT_RUNS, "skip 5: P stays SC_PILOT_RUNS");
+		ok(sc_pilot_next_silent(&sp, 3) == 0 &&
+		   sc_pilot_next_silent(&sp, 6) == 0,
+		   "runs up to 6 need no strategy pilot run");
+		is_int(sc_pilot_next_silent(&sp, 9), 6,
+		       "run 9 needs run 6 (the first pilot run) first");
+		ok(sc_pilot_session(&sp, 3) != &learnt,
+		   "a skipped run gets a copy of the fresh state");
+		ok(sc_pilot_session(&sp, 6) == &learnt, "run 6 learns");
+		learnt.max_points = 42;
+		sc_pilot_ran(&sp, 6);
+		ok(sp.done == 1 && sp.points[0] == 42, "run 6 is pilot run 1");
+		is_int(sc_pilot_next_silent(&sp, 9), 7, "then run 7");
+		is_int(sc_pilot_next_silent(&sp, 50), 7,
+		       "a late run needs runs 7..15");
+		sc_pilot_skip(&sp, 8, 5);
+		is_int(sp.size, 3, "an 8-run session: runs 6..8 are its pilot");
+		sc_pilot_free(&sp);
+	}
 	return done_testing();
 }
