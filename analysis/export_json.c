@@ -38,10 +38,16 @@ static void put_header(const struct sc_trace *t, FILE *out)
 	sc_json_string(out, t->granularity);
 	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32
 		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32
-		",\"atomics\":%s}",
+		",\"atomics\":%s,\"own_libraries\":%s,\"race_pcs\":[",
 		t->max_steps, t->timeout_ms,
 		t->eager_timeouts ? "true" : "false", t->slice_us,
-		t->atomics ? "true" : "false");
+		t->atomics ? "true" : "false",
+		t->own_libraries ? "true" : "false");
+	/* Hexadecimal strings, as addresses are read in a disassembly. */
+	for (size_t i = 0; i < t->nrace_pcs; i++)
+		fprintf(out, "%s\"0x%" PRIx64 "\"", i ? "," : "",
+			t->race_pcs[i]);
+	fputs("]}", out);
 }
 
 static void put_modules(const struct sc_trace *t, FILE *out)

@@ -205,6 +205,15 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 		t->stdin_size = h->stdin_size;
 	}
 	t->atomics = h->has_atomics && h->atomics;
+	t->own_libraries = h->has_own_libraries && h->own_libraries;
+	if (h->n_race_pcs) {
+		t->race_pcs = malloc(h->n_race_pcs * sizeof(*t->race_pcs));
+		if (!t->race_pcs)
+			return oom(ld);
+		memcpy(t->race_pcs, h->race_pcs,
+		       h->n_race_pcs * sizeof(*t->race_pcs));
+		t->nrace_pcs = h->n_race_pcs;
+	}
 	return set_modules(ld, h->modules, h->n_modules);
 }
 
@@ -600,6 +609,7 @@ void sc_trace_free(struct sc_trace *t)
 	free(t->strategy);
 	free(t->strategy_params);
 	free(t->granularity);
+	free(t->race_pcs);
 	free_strv(t->instrument_modules);
 	free_strv(t->instrument_sources);
 	free_strv(t->env);

@@ -57,9 +57,11 @@ static const char launch_usage[] =
 "      --timeouts MODE     lazy (default: timed waits expire only when no\n"
 "                          other thread can run) or eager\n"
 "      --granularity G     scheduling points: sync (default: thread,\n"
-"                          futex and libc synchronisation calls) or mem\n"
+"                          futex and libc synchronisation calls), mem\n"
 "                          (also every shared-memory access of the\n"
-"                          instrumented code)\n"
+"                          instrumented code) or race (sync plus the\n"
+"                          instructions seen racing in the first runs,\n"
+"                          which run at mem over the program's own code)\n"
 "      --follow-forks      schedule the threads of forked child processes\n"
 "                          too (default: children run uncontrolled;\n"
 "                          implied when PROGRAM is a #! script, which is\n"
@@ -220,9 +222,10 @@ static int parse_one(int c, struct launch_opts *o)
 		req->eager_timeouts = strcmp(optarg, "eager") == 0;
 		return 0;
 	case OPT_GRAN:
-		if (strcmp(optarg, "sync") && strcmp(optarg, "mem"))
+		if (strcmp(optarg, "sync") && strcmp(optarg, "mem") &&
+		    strcmp(optarg, "race"))
 			return cli_usage_error("--granularity: unknown value '%s' "
-					       "(known: sync, mem)", optarg);
+					       "(known: sync, race, mem)", optarg);
 		req->granularity = optarg;
 		return 0;
 	case OPT_INSTRUMENT:

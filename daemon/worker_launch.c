@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis.h"
 #include "assert_parse.h"
 #include "log.h"
 #include "panic_parse.h"
@@ -30,6 +31,7 @@
 #include "store.h"
 #include "strf.h"
 #include "strategy/pilot.h"
+#include "strategy/race_pilot.h"
 #include "strategy/strategy.h"
 #include "worker.h"
 
@@ -82,6 +84,10 @@ struct launch {
 	int cpu;
 	bool follow_forks;              /* asked for, or PROGRAM is a script */
 	enum sc_granularity granularity;
+	/* --granularity race: the pilot runs at mem, the others at the
+	 * racing instructions it found (race_pilot.h).  In a job. */
+	bool race;
+	struct sc_race_pilot race_pilot;
 	bool atomics;                   /* sc_run_config.atomics */
 	char **modules, **sources;      /* NULL-terminated copies */
 	/* results */
@@ -150,14 +156,27 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 		return 2;
 	}
 	L->params = req->strategy_params ? req->strategy_params : "";
-	if (*gran && strcmp(gran, "sync") != 0 && strcmp(gran, "mem") != 0) {
-		sc_strf(err, errlen, "unknown granularity '%s' (known: sync, mem)",
-			 gran);
+	if (*gran && strcmp(gran, "sync") != 0 && strcmp(gran, "mem") != 0 &&
+	    strcmp(gran, "race") != 0) {
+		sc_strf(err, errlen, "unknown granularity '%s' (known: sync, "
+			 "race, mem)", gran);
 		return 2;
 	}
-	L->granularity = strcmp(gran, "mem") == 0 ? SC_GRAN_MEM : SC_GRAN_SYNC;
+	L->granularity = strcmp(gran, "mem") == 0 ? SC_GRAN_MEM
+			 : strcmp(gran, "race") == 0 ? SC_GRAN_RACE
+			 : SC_GRAN_SYNC;
+	/* A systematic search replays a prefix of earlier runs in each: its
+	 * scheduling points must be the same in every run. */
+	if (L->granularity == SC_GRAN_RACE && L->strategy->done) {
+		sc_strf(err, errlen, "--granularity race: -s %s is a systematic "
+			 "search, whose runs need the same scheduling points "
+			 "(use sync or mem)", L->strategy_name);
+		return 2;
+	}
+	/* A native run has no scheduling points at all. */
+	L->race = L->granularity == SC_GRAN_RACE && L->strategy->create;
 	/* At mem granularity the atomics are points anyway. */
-	L->atomics = L->granularity == SC_GRAN_SYNC;
+	L->atomics = L->granularity != SC_GRAN_MEM;
 	if ((req->n_instrument_modules || req->n_instrument_sources) &&
 	    L->granularity != SC_GRAN_MEM) {
 		sc_strf(err, errlen, "--instrument and --instrument-source need "
@@ -285,7 +304,8 @@ static int write_params(struct launch *L, char *err, size_t errlen)
 	P("max_steps", steps);
 	P("timeout_ms", tmo);
 	P("slice_us", slice);
-	P("granularity", L->granularity == SC_GRAN_MEM ? "mem" : "sync");
+	P("granularity", L->granularity == SC_GRAN_MEM ? "mem"
+	  : L->granularity == SC_GRAN_RACE ? "race" : "sync");
 	P("atomics", L->atomics ? "1" : "0");
 	P("timeouts", req->eager_timeouts ? "eager" : "lazy");
 	P("keep_going", req->keep_going ? "1" : "0");
@@ -315,9 +335,72 @@ static int open_output(const char *path, char *err, size_t errlen)
 	return fd;
 }
 
+/* How run r is controlled: the session's granularity, or at race
+ * granularity mem for a pilot run and the racing instructions after. */
+struct run_points {
+	enum sc_granularity granularity;
+	const char *name;               /* as the trace header says it */
+	bool atomics, own_libraries, pilot;
+	const uint64_t *pcs;
+	size_t npcs;
+};
+
+static void run_points(const struct launch *L, uint32_t r,
+		       struct run_points *pt)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->granularity = L->granularity;
+	pt->atomics = L->atomics;
+	pt->name = L->granularity == SC_GRAN_MEM ? "mem"
+		   : L->granularity == SC_GRAN_RACE ? "race" : "sync";
+	if (!L->race)
+		return;
+	if (sc_race_pilot_is_pilot(&L->race_pilot, r)) {
+		/* Every access of the program's own code: its libraries'
+		 * races are its races too.  Not the system's libraries:
+		 * their synchronisation is seen at the sync points. */
+		pt->granularity = SC_GRAN_MEM;
+		pt->name = "mem";
+		pt->atomics = false;
+		pt->own_libraries = true;
+		pt->pilot = true;
+		return;
+	}
+	/* No race found: the pcs are none, a plain sync run. */
+	pt->pcs = L->race_pilot.pcs;
+	pt->npcs = L->race_pilot.n;
+}
+
+/* Pilot run r's trace: add its racing instructions to the set.  A trace
+ * that cannot be read teaches nothing (the run still counts as learnt
+ * from, or the job would run it again and again). */
+static void learn_races(struct launch *L, uint32_t r, const char *trace)
+{
+	struct sc_trace t;
+	uint64_t *pcs = NULL;
+	size_t n = 0;
+	char err[512];
+
+	if (sc_trace_load(trace, &t, err, sizeof(err)) < 0) {
+		sc_log("session %s: pilot run %u: %s", L->session.id, r, err);
+	} else {
+		if (sc_trace_racing_pcs(&t, &pcs, &n, err, sizeof(err)) < 0)
+			sc_log("session %s: pilot run %u: race detection: %s",
+			       L->session.id, r, err);
+		sc_trace_free(&t);
+	}
+	if (sc_race_pilot_learn(&L->race_pilot, r, pcs, n) < 0) {
+		sc_log("session %s: pilot run %u: out of memory", L->session.id,
+		       r);
+		sc_race_pilot_learn(&L->race_pilot, r, NULL, 0);
+	}
+	free(pcs);
+}
+
 /* Run r.  f: its files, NULL for a silent pilot run (no trace, output to
- * /dev/null).  Returns 0 when the run happened (whatever its verdict) and
- * -1 when it could not (L->fatal says why). */
+ * /dev/null; at race granularity a trace of its own, read for its races
+ * and removed).  Returns 0 when the run happened (whatever its verdict)
+ * and -1 when it could not (L->fatal says why). */
 static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 		  const struct run_files *f, struct sc_run_result *res)
 {
@@ -325,9 +408,20 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	struct sc_trace_writer *w = NULL;
 	bool controlled = L->strategy->create != NULL;
 	int infd = -1, outfd = -1, errfd = -1, rc = -1;
-	char why[1024];
+	char why[1024], silent_trace[PATH_MAX + 64];
+	const char *trace = f ? f->trace : NULL;
+	struct run_points pt;
 
 	memset(res, 0, sizeof(*res));
+	run_points(L, r, &pt);
+	if (!f && pt.pilot) {
+		/* Jobs may run the same pilot run silently at once: the
+		 * name is the job's own. */
+		sc_strf(silent_trace, sizeof(silent_trace),
+			"%s/.pilot-%u-%d.sctrace", L->session.dir, r,
+			(int)getpid());
+		trace = silent_trace;
+	}
 	if (controlled &&
 	    L->strategy->create(L->params, seed, r,
 				sc_pilot_session(&L->pilot, r), &policy, why,
@@ -335,7 +429,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s", r, why);
 		return -1;
 	}
-	if (controlled && f) {
+	if (controlled && trace) {
 		struct sc_trace_header h = {
 			.tool_version = PACKAGE_VERSION,
 			.argv = L->argv,
@@ -346,8 +440,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.seed = seed,
 			.base_seed = L->base_seed,
 			.run_index = r,
-			.granularity = L->granularity == SC_GRAN_MEM ? "mem"
-								      : "sync",
+			.granularity = pt.name,
 			.instrument_modules = L->modules,
 			.instrument_sources = L->sources,
 			.follow_forks = L->follow_forks,
@@ -358,12 +451,15 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 			.stdin_file = L->stdin_path[0] ? SC_STDIN_NAME : NULL,
 			.stdin_size = L->stdin_size,
-			.atomics = L->atomics,
+			.atomics = pt.atomics,
+			.own_libraries = pt.own_libraries,
+			.race_pcs = pt.pcs,
+			.nrace_pcs = pt.npcs,
 		};
 
-		w = sc_trace_create(f->trace, &h);
+		w = sc_trace_create(trace, &h);
 		if (!w) {
-			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s", f->trace,
+			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s", trace,
 				 strerror(errno));
 			goto out;
 		}
@@ -396,8 +492,11 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.timeout_ms = L->timeout_ms,
 			.slice_us = L->req->has_slice_us ? L->req->slice_us : 0,
 			.eager_timeouts = L->req->eager_timeouts,
-			.granularity = L->granularity,
-			.atomics = L->atomics,
+			.granularity = pt.granularity,
+			.atomics = pt.atomics,
+			.own_libraries = pt.own_libraries,
+			.race_pcs = pt.pcs,
+			.nrace_pcs = pt.npcs,
 			.instrument_modules = (const char *const *)L->modules,
 			.instrument_sources = (const char *const *)L->sources,
 			.follow_forks = L->follow_forks,
@@ -431,9 +530,14 @@ out:
 		L->strategy->destroy(&policy);
 		/* A run the tool could not finish taught nothing reliable;
 		 * the job stops after it anyway. */
-		if (rc == 0 && !tool_failed(res->verdict))
+		if (rc == 0 && !tool_failed(res->verdict)) {
 			sc_pilot_ran(&L->pilot, r);
+			if (pt.pilot)
+				learn_races(L, r, trace);
+		}
 	}
+	if (trace == silent_trace)
+		unlink(silent_trace);
 	return rc;
 }
 
@@ -634,13 +738,24 @@ static bool silent_run(struct launch *L, uint32_t q)
 	return true;
 }
 
+/* The first pilot run below r that the strategy or the race set has not
+ * learnt from yet, or 0.  Both learn in run order from the same runs. */
+static uint32_t next_silent(const struct launch *L, uint32_t r)
+{
+	uint32_t a = sc_pilot_next_silent(&L->pilot, r);
+	uint32_t b = L->race ? sc_race_pilot_next_silent(&L->race_pilot, r)
+		     : 0;
+
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
 /* Before run r: the pilot runs below it that this job has not run.  False
  * when the job must stop. */
 static bool catch_up(struct launch *L, uint32_t r)
 {
 	uint32_t q;
 
-	while ((q = sc_pilot_next_silent(&L->pilot, r)) != 0) {
+	while ((q = next_silent(L, r)) != 0) {
 		if (sc_worker_cancel || !sc_jobs_may_start(q))
 			return false;
 		if (!silent_run(L, q))
@@ -714,8 +829,12 @@ static void search_from_proto(const Scctl__SearchStats *in,
  * stopped.  A search learns in its one job: its stats are the session's. */
 static void learnt_from_pilot(struct launch *L)
 {
-	uint32_t m = L->last_run < L->pilot_known ? L->last_run
-		     : L->pilot_known;
+	/* At race granularity the strategy's pilot follows the mem runs
+	 * (sc_pilot_skip). */
+	uint32_t skip = L->race ? (L->runs < SC_RACE_PILOT_RUNS ? L->runs
+				   : SC_RACE_PILOT_RUNS) : 0;
+	uint32_t last = L->last_run > skip ? L->last_run - skip : 0;
+	uint32_t m = last < L->pilot_known ? last : L->pilot_known;
 
 	if (L->strategy->done || m == 0)
 		return;
@@ -1027,6 +1146,9 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	if (sc_pilot_init(&L->pilot, &L->learnt, L->runs,
 			  !L->strategy->create || L->strategy->done) < 0)
 		sc_strf(L->fatal, sizeof(L->fatal), "out of memory");
+	sc_race_pilot_init(&L->race_pilot, L->runs);
+	if (L->race)
+		sc_pilot_skip(&L->pilot, L->runs, L->race_pilot.size);
 	for (size_t p = job; p < L->nplan && !L->fatal[0]; p += L->njobs) {
 		if (!catch_up(L, L->plan[p]))
 			break;
@@ -1060,6 +1182,7 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	/* The job ends here (jobs.c _exits): release the search. */
 	sc_strategy_session_free(&L->learnt);
 	sc_pilot_free(&L->pilot);
+	sc_race_pilot_free(&L->race_pilot);
 	return code;
 }
 

@@ -130,6 +130,20 @@ struct replay_outcome {
 	char location[512];
 };
 
+/* The recorded scheduling points: a race run plants exactly its race_pcs
+ * (none: it was a sync run), a pilot run of race granularity recorded mem
+ * with own_libraries. */
+static enum sc_granularity replay_granularity(const struct sc_trace *t)
+{
+	if (!t->granularity)
+		return SC_GRAN_SYNC;
+	if (strcmp(t->granularity, "mem") == 0)
+		return SC_GRAN_MEM;
+	if (strcmp(t->granularity, "race") == 0)
+		return SC_GRAN_RACE;
+	return SC_GRAN_SYNC;
+}
+
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
@@ -174,6 +188,9 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.stdin_file = input,
 			.stdin_size = t->stdin_size,
 			.atomics = t->atomics,
+			.own_libraries = t->own_libraries,
+			.race_pcs = t->race_pcs,
+			.nrace_pcs = t->nrace_pcs,
 		};
 		w = sc_trace_create(req->record_path, &h);
 		if (!w) {
@@ -197,10 +214,11 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				      : DEFAULT_TIMEOUT_MS,
 			.eager_timeouts = t->eager_timeouts,
 			.slice_us = t->slice_us,
-			.granularity = t->granularity &&
-				       strcmp(t->granularity, "mem") == 0
-				       ? SC_GRAN_MEM : SC_GRAN_SYNC,
+			.granularity = replay_granularity(t),
 			.atomics = t->atomics,
+			.own_libraries = t->own_libraries,
+			.race_pcs = t->race_pcs,
+			.nrace_pcs = t->nrace_pcs,
 			.instrument_modules = (const char *const *)t->instrument_modules,
 			.instrument_sources = (const char *const *)t->instrument_sources,
 			.follow_forks = t->follow_forks,

@@ -131,10 +131,16 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 	p->entry_bp = 0;
 	if (sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
-	if (e->cfg->granularity == SC_GRAN_MEM)
+	if (e->cfg->granularity == SC_GRAN_MEM) {
 		sc_plant_mem_breakpoints(e, p, SC_SITES_MEMORY);
-	else if (e->cfg->atomics)
-		sc_plant_mem_breakpoints(e, p, SC_SITES_ATOMIC);
+	} else {
+		/* Before the atomics: the race sites are decoded from the
+		 * process's text, which must hold no int3 of ours there. */
+		if (e->cfg->granularity == SC_GRAN_RACE)
+			sc_plant_race_breakpoints(e, p);
+		if (e->cfg->atomics)
+			sc_plant_mem_breakpoints(e, p, SC_SITES_ATOMIC);
+	}
 	if (e->cfg->trace && p == e->main_proc) {
 		struct sc_module *mods;
 		size_t n;

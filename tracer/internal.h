@@ -320,6 +320,9 @@ enum sc_sites {
 };
 int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
 			     enum sc_sites which);
+/* race_sites.c: breakpoints at cfg->race_pcs (race granularity); the
+ * number planted, or -1 when out of memory. */
+int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p);
 
 /* ---- own_code.c ---- */
 enum sc_runtime {

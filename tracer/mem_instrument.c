@@ -201,11 +201,12 @@ struct own_libs {
 	struct sc_process *p;
 	const char *exe;
 	struct site_vec *sites;
+	enum sc_sites which;
 	int planted;
 };
 
 /* One mapping of p: if it is the start of a shared object of the program's
- * own (not the executable, not a system library), plant its atomics. */
+ * own (not the executable, not a system library), plant its sites. */
 static int plant_own_library(const struct sc_map_entry *m, void *arg)
 {
 	struct own_libs *a = arg;
@@ -214,7 +215,7 @@ static int plant_own_library(const struct sc_map_entry *m, void *arg)
 	    sc_system_library(m->path))
 		return 0;
 	a->sites->n = 0;
-	if (scan_module(a->e, m->path, m->start, SC_SITES_ATOMIC, a->sites) == 0 &&
+	if (scan_module(a->e, m->path, m->start, a->which, a->sites) == 0 &&
 	    plant_sites(a->e, a->p, a->sites) == 0)
 		a->planted += (int)a->sites->n;
 	return 0;
@@ -236,8 +237,10 @@ int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
 		scan_module(e, path, base, which, &sites);
 		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
 	}
-	if (which == SC_SITES_ATOMIC) {
-		struct own_libs a = { e, p, exe, &sites, 0 };
+	/* The atomics of every library of the program's own; at mem, its
+	 * memory accesses with own_libraries (race granularity's pilot). */
+	if (which == SC_SITES_ATOMIC || e->cfg->own_libraries) {
+		struct own_libs a = { e, p, exe, &sites, which, 0 };
 		sc_maps_foreach(p->pid, plant_own_library, &a);
 		planted += a.planted;
 	}

@@ -260,6 +260,10 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.granularity = (char *)hdr->granularity;
 	h.has_atomics = hdr->atomics;
 	h.atomics = hdr->atomics;
+	h.has_own_libraries = hdr->own_libraries;
+	h.own_libraries = hdr->own_libraries;
+	h.n_race_pcs = hdr->nrace_pcs;
+	h.race_pcs = (uint64_t *)hdr->race_pcs;
 	for (char *const *m = hdr->instrument_modules; m && *m; m++)
 		h.n_instrument_modules++;
 	h.instrument_modules = (char **)hdr->instrument_modules;

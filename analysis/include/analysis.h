@@ -70,6 +70,9 @@ struct sc_trace {
 	char *stdin_file;
 	uint64_t stdin_size;
 	bool atomics;               /* sync: atomic RMWs were points */
+	bool own_libraries;         /* mem: the program's own libraries too */
+	uint64_t *race_pcs;         /* race: the instructions scheduled */
+	size_t nrace_pcs;
 	/* last module map seen */
 	struct sc_trace_module *modules;
 	size_t nmodules;
@@ -136,6 +139,14 @@ int sc_trace_fingerprint_view(const struct sc_trace *t, enum sc_po_view view,
 			      uint64_t *fp, char *err, size_t errlen);
 /* 0 on success, -1 for an unknown name ("all", "program"). */
 int sc_po_view_parse(const char *name, enum sc_po_view *out);
+
+/* The instructions of the run that took part in a data race (either side
+ * of a pair race_detect finds), sorted and distinct, as *pcs (malloc'd,
+ * NULL when none) and *n (racing_pcs.c): what race granularity schedules
+ * in the later runs of a session.  Returns 0, or -1 with a one-line
+ * reason. */
+int sc_trace_racing_pcs(const struct sc_trace *t, uint64_t **pcs, size_t *n,
+			char *err, size_t errlen);
 
 /* Program counters and data addresses to names (symbolizer.c). */
 struct sc_symbolizer;

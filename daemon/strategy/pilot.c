@@ -20,6 +20,14 @@ int sc_pilot_init(struct sc_pilot *p, struct sc_strategy_session *learnt,
 	return p->scratch ? 0 : -1;
 }
 
+void sc_pilot_skip(struct sc_pilot *p, uint32_t runs, uint32_t skip)
+{
+	uint32_t left = runs > skip ? runs - skip : 0;
+
+	p->skip = skip;
+	p->size = left < SC_PILOT_RUNS ? left : SC_PILOT_RUNS;
+}
+
 void sc_pilot_free(struct sc_pilot *p)
 {
 	free(p->scratch);
@@ -30,16 +38,19 @@ uint32_t sc_pilot_next_silent(const struct sc_pilot *p, uint32_t run)
 {
 	uint32_t need;
 
-	if (p->exempt || run == 0)
+	if (p->exempt || run <= p->skip + 1)
 		return 0;
-	need = run - 1 < p->size ? run - 1 : p->size;
-	return p->done < need ? p->done + 1 : 0;
+	need = run - 1 - p->skip;
+	if (need > p->size)
+		need = p->size;
+	return p->done < need ? p->skip + p->done + 1 : 0;
 }
 
 /* Run `run` learns into the state itself. */
 static bool learns(const struct sc_pilot *p, uint32_t run)
 {
-	return p->exempt || (run <= p->size && run == p->done + 1);
+	return p->exempt || (run > p->skip && run - p->skip <= p->size &&
+			     run - p->skip == p->done + 1);
 }
 
 struct sc_strategy_session *sc_pilot_session(struct sc_pilot *p,
@@ -59,7 +70,7 @@ void sc_pilot_ran(struct sc_pilot *p, uint32_t run)
 {
 	if (p->exempt || !learns(p, run))
 		return;
-	p->points[run - 1] = p->learnt->max_points;
-	p->threads[run - 1] = p->learnt->max_threads;
-	p->done = run;
+	p->points[run - p->skip - 1] = p->learnt->max_points;
+	p->threads[run - p->skip - 1] = p->learnt->max_threads;
+	p->done = run - p->skip;
 }

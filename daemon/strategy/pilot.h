@@ -40,7 +40,8 @@
 #define SC_PILOT_RUNS 10
 
 struct sc_pilot {
-	uint32_t size;              /* P: the pilot's runs, 1..P */
+	uint32_t size;              /* P: the pilot's runs, skip+1..skip+P */
+	uint32_t skip;              /* runs before the pilot (sc_pilot_skip) */
 	bool exempt;                /* learn from every run (a search) */
 	uint32_t done;              /* pilot runs 1..done learnt from */
 	struct sc_strategy_session *learnt;   /* the state (not owned) */
@@ -56,6 +57,12 @@ struct sc_pilot {
 int sc_pilot_init(struct sc_pilot *p, struct sc_strategy_session *learnt,
 		  uint32_t runs, bool exempt);
 void sc_pilot_free(struct sc_pilot *p);
+
+/* The pilot starts after run `skip` (right after init): runs 1..skip
+ * teach the strategy nothing and get a fresh state.  Race granularity's
+ * first runs run at mem, whose events (counts, objects, PCT's k) are not
+ * those of the later runs the strategy schedules. */
+void sc_pilot_skip(struct sc_pilot *p, uint32_t runs, uint32_t skip);
 
 /* The pilot run to run silently before run `run`, or 0 when the learnt
  * state is ready for it. */

@@ -16,9 +16,12 @@
 # HITRATE_STRATEGIES (default "native random pct-2 pct-3 pct-5 pos pos-rw
 # urw surw noise-white noise-random noise-best speed portfolio chess";
 # pct-D is pct with --depth D, noise-K is noise with --noise K, chess-C is
-# chess with --preemptions C, chess alone C = 2), HITRATE_TARGETS
+# chess with --preemptions C, chess alone C = 2; STRATEGY@G runs it at
+# --granularity G, e.g. pos@race or surw@mem), HITRATE_TARGETS
 # (default: the buggy targets of tests/targets; NAME@ARG runs NAME with
-# the argument ARG, e.g. deep_order@3 for three threads).
+# the argument ARG, e.g. deep_order@3 for three threads).  A third table
+# gives the runs per second of each cell (runs / the session's wall time,
+# the jobs of --jobs included).
 set -euo pipefail
 
 top_builddir=${top_builddir:-$PWD}
@@ -40,12 +43,17 @@ done
 
 # ratio TARGET STRATEGY: failing_runs/runs of one session, or "err".
 ratio() {
-	local args=(-s "$2") json=$tmp/$1-$2.json
+	local s=${2%@*} json=$tmp/$1-$2.json gran=()
+	local args=(-s "$s")
 	case $2 in
-	pct-*) args=(-s pct --depth "${2#pct-}") ;;
-	noise-*) args=(-s noise --noise "${2#noise-}") ;;
-	chess-*) args=(-s chess --preemptions "${2#chess-}") ;;
+	*@*) gran=(--granularity "${2#*@}") ;;
 	esac
+	case $s in
+	pct-*) args=(-s pct --depth "${s#pct-}") ;;
+	noise-*) args=(-s noise --noise "${s#noise-}") ;;
+	chess-*) args=(-s chess --preemptions "${s#chess-}") ;;
+	esac
+	args+=("${gran[@]}")
 	local prog=("$top_builddir/tests/targets/${1%%@*}")
 	case $1 in
 	*@*) prog+=("${1#*@}") ;;
@@ -64,7 +72,8 @@ if search:
     # A search's first bug is a fact of the search, not a sample.
     gap = str(runs[0]) if runs else \
         ("ex@%d" % search["schedules"] if search["exhausted"] else "-")
-print("%d/%d:%s" % (d["failing_runs"], d["runs"], gap))
+rps = d["runs"] / d["wall_seconds"] if d.get("wall_seconds") else 0.0
+print("%d/%d:%s:%.1f" % (d["failing_runs"], d["runs"], gap, rps))
 PY
 }
 
@@ -110,5 +119,14 @@ for line in open(path):
     t, s, r = line.split()
     rows.setdefault(t, {})[s] = r.split(":")[1] if ":" in r else "err"
 for t, cells in rows.items():
+    print("%-18s" % t + "".join(" %12s" % cells.get(s, "n/a") for s in strategies))
+print()
+print("runs per second")
+print("%-18s" % "target" + "".join(" %12s" % s for s in strategies))
+rps = {}
+for line in open(path):
+    t, s, r = line.split()
+    rps.setdefault(t, {})[s] = r.split(":")[2] if r.count(":") >= 2 else "err"
+for t, cells in rps.items():
     print("%-18s" % t + "".join(" %12s" % cells.get(s, "n/a") for s in strategies))
 PY

@@ -27,6 +27,9 @@ struct xev {
 
 static char *test_argv[] = {"./racey", "--iterations", "a b\tc", NULL};
 
+static const uint64_t test_race_pcs[] = { 0x555555555189ULL,
+					   0x5555555551a3ULL };
+
 static const struct sc_trace_header test_hdr = {
 	.tool_version = "schedctl 0.1.0-test",
 	.argv = test_argv,
@@ -43,6 +46,8 @@ static const struct sc_trace_header test_hdr = {
 	.eager_timeouts = true,
 	.slice_us = 750,
 	.atomics = true,
+	.race_pcs = test_race_pcs,
+	.nrace_pcs = 2,
 };
 
 static const uint8_t bid1[] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02};
@@ -212,6 +217,9 @@ static void test_round_trip(void)
 	   "max_steps, timeout_ms, eager_timeouts");
 	is_int(t.slice_us, 750, "slice_us");
 	ok(t.atomics, "atomics (sync granularity's atomic RMW points)");
+	ok(t.nrace_pcs == 2 && t.race_pcs[0] == test_race_pcs[0] &&
+	   t.race_pcs[1] == test_race_pcs[1] && !t.own_libraries,
+	   "race_pcs and own_libraries");
 	ok(t.nmodules == 1 && !strcmp(t.modules[0].path, "/bin/true") &&
 	   t.modules[0].build_id_len == 3 &&
 	   !memcmp(t.modules[0].build_id, bid1, 3) &&
@@ -511,7 +519,9 @@ static void test_json(void)
 		"\"seed\":\"18446744073709551361\",\"base_seed\":\"12345\","
 		"\"run_index\":7,\"granularity\":\"sync\"",
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
-		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true}",
+		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
+		"\"own_libraries\":false,"
+		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","
 		"\"load_address\":\"0x555555554000\",\"size\":20480}",
 		"\"build_id\":\"\",\"load_address\":\"0x7ffff7dd5000\"",

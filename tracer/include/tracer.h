@@ -221,6 +221,9 @@ struct sc_trace_writer;
 enum sc_granularity {
 	SC_GRAN_SYNC = 0,
 	SC_GRAN_MEM = 1,
+	/* The sync points plus breakpoints at a given list of instructions
+	 * (race_pcs): those a race detection found in earlier runs. */
+	SC_GRAN_RACE = 2,
 };
 
 struct sc_run_config {
@@ -239,6 +242,17 @@ struct sc_run_config {
 	 * may be NULL. */
 	const char *const *instrument_modules;
 	const char *const *instrument_sources;
+	/* mem granularity: also every shared object of the program's own
+	 * (outside the system's library directories), as the pilot runs of
+	 * race granularity need: a race in the program's library is the
+	 * program's race. */
+	bool own_libraries;
+	/* race granularity: the instructions (absolute addresses, sorted)
+	 * that are memory scheduling points.  An address that is not the
+	 * start of a memory-accessing instruction of a module of the
+	 * program's own is skipped. */
+	const uint64_t *race_pcs;
+	size_t nrace_pcs;
 	/* sync granularity: the atomic read-modify-write instructions (lock
 	 * prefix, xchg with memory) of the program's own code are scheduling
 	 * points too: the locks of runtimes that never call pthread (Rust's
@@ -375,6 +389,9 @@ struct sc_trace_header {
 	const char *stdin_file;
 	uint64_t stdin_size;
 	bool atomics;                   /* sc_run_config.atomics */
+	bool own_libraries;             /* sc_run_config.own_libraries */
+	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
+	size_t nrace_pcs;
 };
 
 struct sc_module {

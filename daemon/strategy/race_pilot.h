@@ -1,0 +1,60 @@
+/*
+ * race_pilot.h - what race granularity learns: the racing instructions of
+ * the session's first runs.
+ *
+ * Runs 1..P of a session (P = min(SC_RACE_PILOT_RUNS, runs)) run at mem
+ * granularity over the program's own code and their traces go through
+ * the happens-before race detector; every later run schedules memory
+ * accesses only at the instructions found racing (both sides of every
+ * race), on top of the sync points.  As with the strategies' pilot
+ * (pilot.h), the set a run gets must be a function of the seed alone,
+ * whatever --jobs or --shard say:
+ *
+ *   - the set after pilot run q is the union of what runs 1..q found,
+ *     learnt in run order (sc_race_pilot_learn() refuses anything else);
+ *   - a job learns the pilot runs it does not own by running them
+ *     silently first (sc_race_pilot_next_silent()), like pilot.h's.
+ *
+ * Why P = 5: the detector reports a race whenever the two accesses are
+ * unordered by synchronisation, whatever order they ran in, so a race on
+ * a path every run takes shows up in run 1, and more runs only add the
+ * races of rarer paths; while a pilot run costs a mem run (5-40x a sync
+ * run on the test targets) and each of J jobs pays up to P of them once.
+ * Five keeps the pilot within 5% of a default 100-run session and still
+ * samples a few schedules for the rarer paths.
+ */
+#ifndef SCHEDCTL_RACE_PILOT_H
+#define SCHEDCTL_RACE_PILOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SC_RACE_PILOT_RUNS 5
+
+struct sc_race_pilot {
+	uint32_t size;          /* P */
+	uint32_t done;          /* pilot runs 1..done learnt from */
+	uint64_t *pcs;          /* sorted, distinct */
+	size_t n, cap;
+};
+
+void sc_race_pilot_init(struct sc_race_pilot *p, uint32_t runs);
+void sc_race_pilot_free(struct sc_race_pilot *p);
+
+/* Run `run` is a pilot run: it runs at mem granularity. */
+bool sc_race_pilot_is_pilot(const struct sc_race_pilot *p, uint32_t run);
+
+/* The pilot run to run silently before run `run`, or 0 when the set is
+ * ready for it. */
+uint32_t sc_race_pilot_next_silent(const struct sc_race_pilot *p,
+				   uint32_t run);
+
+/* Pilot run `run` found the racing instructions pcs[0..n) (any order,
+ * duplicates allowed): add them.  Only the next pilot run in order is
+ * learnt from; any other run is ignored (returns 0).  -1 when out of
+ * memory (nothing learnt). */
+int sc_race_pilot_learn(struct sc_race_pilot *p, uint32_t run,
+			const uint64_t *pcs, size_t n);
+
+#endif /* SCHEDCTL_RACE_PILOT_H */

@@ -1,0 +1,119 @@
+#!/bin/bash
+# race_gran.sh: --granularity race (race-directed scheduling points).
+# Runs 1-5 of a session run at mem granularity over the program's own
+# code and the happens-before detector reads their traces; every later run
+# schedules the sync points plus only the instructions seen racing.  It
+# must find a lost update (racy_counter) that sync granularity never hits,
+# in the runs after the pilot, at least MIN times in RUNS runs; a failing
+# race run replays 5 times out of 5; the same seed gives the same failing
+# runs with --jobs 1 and --jobs 2 (the learnt set is a function of the
+# pilot's runs in run order, whatever the jobs); the trace header of a
+# race run records granularity race and the instructions, that of a pilot
+# run mem with own_libraries; a race-free program gets race_pcs [] (plain
+# sync runs) and no bug; correct targets pass 30 race runs; a systematic
+# search refuses race granularity.  Counts only, no timing.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+SEED=1
+RUNS=100
+PILOT=5
+# Measured with seed 1: 76 of runs 6..100 fail (mem: 76, sync: 0).  A
+# quarter of that leaves room for a change of strategy or engine while
+# still telling a run that interleaves the racy accesses from one that
+# does not.
+MIN=20
+counter=$(sc_target racy_counter)
+
+rc=$(sc_launch_json "$SC_TMP/sync.json" --granularity sync -n "$RUNS" \
+	--seed "$SEED" -- "$counter" 2)
+tap_is "$rc/$(json_get "$SC_TMP/sync.json" 'd["failing_runs"]')" "0/0" \
+	"racy_counter: sync granularity never hits the lost update in $RUNS runs"
+
+rc=$(sc_launch_json "$SC_TMP/race.json" --granularity race -n "$RUNS" \
+	--seed "$SEED" --keep-going -- "$counter" 2)
+tap_is "$rc" 1 "racy_counter: --granularity race finds the lost update"
+late=$(json_get "$SC_TMP/race.json" \
+	"len([b for b in d['bugs'] if b['run'] > $PILOT and b['kind'] == 'assert'])")
+if [ "${late:-0}" -ge "$MIN" ] 2>/dev/null; then
+	tap_ok "racy_counter: $late of runs $((PILOT + 1))..$RUNS fail (race points only; at least $MIN)"
+else
+	tap_not_ok "racy_counter: $late of runs $((PILOT + 1))..$RUNS fail (race points only; at least $MIN)"
+	tap_diag_file "$SC_TMP/race.json.err" 5
+fi
+
+# A failing run after the pilot: its header and its replay.
+trace=$(json_get "$SC_TMP/race.json" \
+	"[b['trace'] for b in d['bugs'] if b['run'] > $PILOT][0]")
+sc export "$trace" --format json -o "$SC_TMP/race_trace.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/race_trace.json" 'd["header"]["granularity"]')" race \
+	"a race run's trace header says granularity race"
+npcs=$(json_get "$SC_TMP/race_trace.json" 'len(d["header"]["race_pcs"])')
+# Every pc recorded is an instruction of racy_counter (its module's
+# range) and at least one memory event of the run happened at one of them.
+inside=$(json_get "$SC_TMP/race_trace.json" \
+	'all(any(int(m["load_address"],16) <= int(p,16) < int(m["load_address"],16) + m["size"] and m["path"].endswith("/racy_counter") for m in d["modules"]) for p in d["header"]["race_pcs"])')
+used=$(json_get "$SC_TMP/race_trace.json" \
+	'any(e["pc"] in d["header"]["race_pcs"] and e["kind"] in ("read", "write", "rmw") for e in d["events"])')
+tap_is "$([ "${npcs:-0}" -ge 2 ] && echo yes)/$inside/$used" "yes/true/true" \
+	"it records the racing instructions ($npcs pcs, all in racy_counter, events at them)"
+good=0
+for _ in 1 2 3 4 5; do
+	r=0
+	sc replay "$trace" --json >"$SC_TMP/r.json" 2>/dev/null || r=$?
+	[ "$r" -eq 1 ] && [ "$(json_get "$SC_TMP/r.json" 'd["reproduced"]')" = true ] &&
+		good=$((good + 1))
+done
+tap_is "$good/5" "5/5" "a failing race run replays 5 times out of 5"
+
+# A pilot run's trace: mem over the program's own code.
+rc=$(sc_launch_json "$SC_TMP/all.json" --granularity race -n 7 \
+	--seed "$SEED" --keep-going --keep-traces all -- "$counter" 2)
+dir=$(json_get "$SC_TMP/all.json" 'd["out_dir"]')
+sc export "$dir/run-000001.sctrace" --format json -o "$SC_TMP/pilot.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/pilot.json" '[d["header"]["granularity"], d["header"]["own_libraries"], d["header"]["race_pcs"]]')" \
+	'["mem", true, []]' "a pilot run's trace says mem with own_libraries"
+sc export "$dir/run-000007.sctrace" --format json -o "$SC_TMP/r7.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/r7.json" 'd["header"]["race_pcs"]')" \
+	"$(json_get "$SC_TMP/race_trace.json" 'd["header"]["race_pcs"]')" \
+	"run 7 gets the set of the 100-run session's run (same seed, same pilot)"
+
+# The same seed gives the same failing runs, whatever --jobs.
+torn=$(sc_target torn_pair)
+for j in 1 2; do
+	sc_launch_json "$SC_TMP/j$j.json" --granularity race -n 40 --jobs "$j" \
+		--seed 7 --keep-going -- "$torn" 3 >/dev/null
+done
+f1=$(json_get "$SC_TMP/j1.json" '[b["run"] for b in d["bugs"]]')
+f2=$(json_get "$SC_TMP/j2.json" '[b["run"] for b in d["bugs"]]')
+tap_is "$f2" "$f1" "torn_pair: --jobs 2 fails at the runs --jobs 1 fails at"
+if [ "$f1" != "[]" ] && [ -n "$f1" ]; then
+	tap_ok "torn_pair: race granularity hits it ($f1)"
+else
+	tap_not_ok "torn_pair: race granularity hits it (failing runs: '$f1')"
+fi
+
+# No race in the pilot: later runs are plain sync runs.
+rc=$(sc_launch_json "$SC_TMP/h.json" --granularity race -n 8 --seed "$SEED" \
+	--keep-traces all -- "$(sc_target sync_handoff)")
+dir=$(json_get "$SC_TMP/h.json" 'd["out_dir"]')
+sc export "$dir/run-000008.sctrace" --format json -o "$SC_TMP/h8.json" 2>/dev/null
+tap_is "$rc/$(json_get "$SC_TMP/h8.json" '[d["header"]["granularity"], d["header"]["race_pcs"]]')" \
+	'0/["race", []]' "sync_handoff (race-free): no bug, no race pcs"
+
+for name in bounded_buffer sync_zoo c11_threads; do
+	rc=$(sc_launch_json "$SC_TMP/c.json" --granularity race -n 30 \
+		--seed "$SEED" -- "$(sc_target "$name")")
+	tap_is "$rc/$(json_get "$SC_TMP/c.json" 'd["failing_runs"]')" "0/0" \
+		"$name: no bug in 30 race runs"
+	[ "$rc" -eq 0 ] || tap_diag_file "$SC_TMP/c.json.err" 5
+done
+
+rc=$(sc_launch_json "$SC_TMP/chess.json" -s chess --granularity race -n 5 \
+	-- "$counter" 2)
+tap_is "$rc" 2 "a systematic search refuses --granularity race (usage error)"
+
+sc_check_no_leftovers
+tap_done

@@ -1,0 +1,107 @@
+/* race_sites.c - the breakpoints of race granularity: a given list of
+ * instructions (those a race detection saw racing in earlier runs), not
+ * every memory access of a module.
+ *
+ * The list holds absolute addresses: the target runs without ASLR, so an
+ * instruction of the program's own code has the same address in every run
+ * of a session (that is how event pcs are recorded too).  Each address is
+ * checked before it gets an int3: it must lie in a file mapping of the
+ * program's own (never the system's libraries, whose code no pilot run
+ * instruments) and decode, with the same decoder as mem granularity, to an
+ * instruction that touches non-stack memory.  Anything else (an image
+ * that is not the one of the pilot runs: another program after exec, a
+ * rebuilt binary) is skipped rather than corrupting an instruction.
+ */
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Longest x86-64 instruction. */
+#define INSN_MAX 15
+
+struct own_lookup {
+	uint64_t pc;
+	bool own;
+};
+
+static int contains_pc(const struct sc_map_entry *m, void *arg)
+{
+	struct own_lookup *l = arg;
+
+	if (l->pc < m->start || l->pc >= m->end)
+		return 0;
+	l->own = !sc_system_library(m->path);
+	return 1;
+}
+
+/* Decode the instruction at pc from p's memory (no int3 of ours may lie
+ * there yet); true when it is a memory access, described in *m. */
+static bool decode_at(csh cs, cs_insn *in, struct sc_process *p, uint64_t pc,
+		      struct sc_mem_insn *m)
+{
+	uint8_t code[INSN_MAX];
+	const uint8_t *c = code;
+	size_t size = sizeof(code);
+	uint64_t a = pc;
+
+	/* The tail of the read may cross into an unmapped page: retry with
+	 * less, an instruction near a mapping's end is shorter anyway. */
+	while (size > 0 && sc_mem_read(p, pc, code, size) < 0)
+		size--;
+	if (size == 0 || !cs_disasm_iter(cs, &c, &size, &a, in))
+		return false;
+	return sc_mem_describe(in, m);
+}
+
+int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
+{
+	const uint64_t *pcs = e->cfg->race_pcs;
+	size_t n = e->cfg->nrace_pcs, k = 0;
+	struct sc_mem_insn *table, **nt;
+	uint64_t *addrs;
+	cs_insn *in;
+	csh cs;
+	int planted = 0;
+
+	if (!pcs || n == 0)
+		return 0;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return -1;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(cs);
+	table = malloc(n * sizeof(*table));
+	addrs = malloc(n * sizeof(*addrs));
+	nt = realloc(e->mem_tables, (e->nmem_tables + 1) * sizeof(*nt));
+	if (nt)
+		e->mem_tables = nt;
+	if (!in || !table || !addrs || !nt) {
+		if (in)
+			cs_free(in, 1);
+		cs_close(&cs);
+		free(table);
+		free(addrs);
+		return -1;
+	}
+	/* All decoded first: a planted int3 would change the bytes of the
+	 * next instruction's read when two sites are close. */
+	for (size_t i = 0; i < n; i++) {
+		struct own_lookup l = { pcs[i], false };
+		if (sc_maps_foreach(p->pid, contains_pc, &l) != 1 || !l.own)
+			continue;
+		if (!decode_at(cs, in, p, pcs[i], &table[k]))
+			continue;
+		addrs[k++] = pcs[i];
+	}
+	cs_free(in, 1);
+	cs_close(&cs);
+	/* The table lives as long as the run: breakpoints point into it. */
+	e->mem_tables[e->nmem_tables++] = table;
+	for (size_t i = 0; i < k; i++)
+		if (sc_bp_add_mem(p, addrs[i], addrs[i] + 1, 1, &addrs[i],
+				  sizeof(addrs[i]), &table[i]) == 0)
+			planted++;
+	free(addrs);
+	return planted;
+}
