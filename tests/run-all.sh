@@ -3,8 +3,8 @@
 # CI does (.ci/run installs the Debian packages first, then runs this):
 #   1. build/       configure --enable-werror; make; make check
 #                   (unit tests and end-to-end tests)
-#   2. build/       make check-e2e-load: the end-to-end tests about
-#                   schedules (E2E_SCHEDULE_TESTS) again, and
+#   2. build/       make check-e2e-load: the end-to-end tests of replays
+#                   and same-seed sessions (E2E_REPLAY_TESTS) again, and
 #                   replay_load.sh, under tests/lib/under-load (a busy loop
 #                   on every CPU), with their own test-suite-load.log:
 #                   schedules, same-seed sessions and replays must not
