@@ -19,7 +19,7 @@
 #include "report.h"
 
 static const char replay_usage[] =
-"Usage: schedctl replay [OPTIONS] TRACE\n"
+"Usage: schedctl replay [OPTIONS] TRACE [-- GDB-ARGS...]\n"
 "Run the program recorded in TRACE again under the recorded schedule, with\n"
 "the recorded arguments, working directory and environment.\n"
 "The program's output is shown when the run is over.\n"
@@ -29,6 +29,13 @@ static const char replay_usage[] =
 "                          (analyze can then compare it with the original)\n"
 "      --json              print one JSON object instead of the result line\n"
 "                          (the program's stdout then goes to stderr)\n"
+"      --gdb               at the failure (the fatal signal before it is\n"
+"                          delivered, or the deadlock), leave the process\n"
+"                          stopped and run gdb -p PID GDB-ARGS on it; the\n"
+"                          process is killed when gdb exits\n"
+"      --stop-at STEP      stop before scheduling step STEP instead (with\n"
+"                          --gdb: debug it there; without: print the gdb\n"
+"                          command and wait for Enter)\n"
 "      --socket PATH       daemon control socket\n"
 "  -h, --help              show this help and exit\n"
 "\n"
@@ -36,18 +43,20 @@ static const char replay_usage[] =
 "another bug happened), 2 usage error, 3 divergence from the recorded\n"
 "schedule, unreadable trace, or the program could not run.\n";
 
-enum { OPT_JSON = 2000, OPT_TIMEOUT, OPT_RECORD };
+enum { OPT_JSON = 2000, OPT_TIMEOUT, OPT_RECORD, OPT_GDB, OPT_STOP_AT };
 
 static const struct option replay_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "record", required_argument, NULL, OPT_RECORD },
+	{ "gdb", no_argument, NULL, OPT_GDB },
+	{ "stop-at", required_argument, NULL, OPT_STOP_AT },
 	{ "socket", required_argument, NULL, OPT_SOCKET },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int stream_replies(int fd, bool json)
+static int stream_replies(int fd, bool json, int *stopped_pid)
 {
 	for (;;) {
 		Scctl__Reply *r = cli_recv(fd);
@@ -60,6 +69,8 @@ static int stream_replies(int fd, bool json)
 		if (r->replay) {
 			report_replay(r->replay, json);
 			code = r->replay->exit_code;
+			if (r->replay->has_stopped_pid)
+				*stopped_pid = r->replay->stopped_pid;
 			scctl__reply__free_unpacked(r, NULL);
 			return code;
 		}
@@ -79,8 +90,8 @@ int cmd_replay(int argc, char **argv)
 	Scctl__Request req = SCCTL__REQUEST__INIT;
 	char path[PATH_MAX], cwd[PATH_MAX], record_abs[PATH_MAX + 256];
 	const char *record = NULL;
-	bool json = false;
-	int c, fd, code, fds[2];
+	bool json = false, gdb = false;
+	int c, fd, code, fds[2], stopped_pid = 0;
 
 	opterr = 0;
 	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
@@ -104,15 +115,35 @@ int cmd_replay(int argc, char **argv)
 		case OPT_RECORD:
 			record = optarg;
 			break;
+		case OPT_GDB:
+			gdb = true;
+			break;
+		case OPT_STOP_AT:
+			if (cli_parse_u64("--stop-at", optarg, &rr.stop_at) < 0)
+				return EXIT_USAGE;
+			if (rr.stop_at == 0)
+				return cli_usage_error("--stop-at: give a step of 1 or more");
+			rr.has_stop_at = 1;
+			break;
 		default:
 			return cli_bad_option(c, argv);
 		}
 	}
 	if (optind >= argc)
 		return cli_usage_error("replay: no trace given (schedctl replay TRACE)");
-	if (argc - optind > 1)
-		return cli_usage_error("replay: unexpected argument '%s'",
-				       argv[optind + 1]);
+	/* TRACE [--] GDB-ARGS: getopt has moved "--" away or left it. */
+	int gdb_argc = argc - optind - 1;
+	char **gdb_argv = argv + optind + 1;
+	if (gdb_argc > 0 && strcmp(gdb_argv[0], "--") == 0) {
+		gdb_argc--;
+		gdb_argv++;
+	}
+	if (gdb_argc > 0 && !gdb)
+		return cli_usage_error("replay: unexpected argument '%s' "
+				       "(arguments for gdb need --gdb)",
+				       gdb_argv[0]);
+	rr.has_hand_over = 1;
+	rr.hand_over = gdb || rr.has_stop_at;
 	/* The daemon has another working directory: send an absolute path,
 	 * and say now when there is no such file. */
 	if (!realpath(argv[optind], path)) {
@@ -152,7 +183,15 @@ int cmd_replay(int argc, char **argv)
 	}
 	fflush(stdout);
 	code = cli_send(fd, &req, fds, 2) < 0 ? EXIT_FAIL
-	       : stream_replies(fd, json);
+	       : stream_replies(fd, json, &stopped_pid);
+	if (stopped_pid > 0 && cli_debug_stopped(stopped_pid, gdb, gdb_argc,
+						 gdb_argv) < 0)
+		code = EXIT_FAIL;
+	else if (gdb && stopped_pid <= 0 && code != EXIT_FAIL)
+		cli_error("--gdb: the replayed run ended without reaching a "
+			  "failure to stop at: nothing to debug");
+	/* Closing the connection ends the session: the worker kills a
+	 * process it kept for the debugger. */
 	close(fd);
 	free(rr.env);
 	return code;

@@ -294,6 +294,8 @@ static void replay_json(const Scctl__ReplayResult *r)
 		json_int(&j, "diverged_at", r->diverged_at);
 	else
 		json_null(&j, "diverged_at");
+	if (r->has_stopped_pid)
+		json_int(&j, "stopped_pid", r->stopped_pid);
 	report_stacks_json(&j, r->stacks);
 	json_end(&j);
 	json_finish(&j);
@@ -310,7 +312,10 @@ void report_replay(const Scctl__ReplayResult *r, bool json)
 	}
 	/* The result goes to stderr: stdout is the program's own output, so
 	 * that `schedctl replay T > out` captures exactly what it printed. */
-	if (r->has_diverged_at && r->diverged_at >= 0)
+	if (r->has_stopped_pid && strcmp(v, "unknown") == 0)
+		fprintf(stderr, "replay: %s (recorded: %s)\n",
+			r->message ? r->message : "stopped", rec);
+	else if (r->has_diverged_at && r->diverged_at >= 0)
 		fprintf(stderr, "replay diverged at step %" PRId64 ": %s\n",
 			r->diverged_at,
 			skip_step_prefix(r->message ? r->message : ""));

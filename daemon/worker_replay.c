@@ -15,10 +15,13 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis.h"
@@ -228,6 +231,8 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.policy = &policy,
 			.trace = w,
 			.cancel = &sc_worker_cancel,
+			.hand_over = req->has_hand_over && req->hand_over,
+			.stop_at_step = req->has_stop_at ? req->stop_at : 0,
 		};
 
 		memset(&o->res, 0, sizeof(o->res));
@@ -265,9 +270,36 @@ static int exit_code_of(const struct replay_outcome *o)
 {
 	if (o->res.verdict == SC_VERDICT_PASS)
 		return 0;
+	if (o->res.stopped_pid > 0 && o->res.verdict == SC_VERDICT_UNKNOWN)
+		return 0;       /* stopped at the step asked for */
 	if (is_bug(o->res.verdict))
 		return 1;
 	return 3;       /* diverged, tool error, interrupted */
+}
+
+/* The process was left stopped for the client's debugger: wait until
+ * the client is done (it closes the connection) or the session is
+ * stopped, then kill it, so that it never outlives the session. */
+static void end_handed_over(int conn, int pid)
+{
+	char buf[256];
+
+	sc_log("replay: process %d stopped for a debugger", pid);
+	while (!sc_worker_cancel) {
+		struct pollfd p = { .fd = conn, .events = POLLIN };
+		int n = poll(&p, 1, 200);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0) {
+			ssize_t r = read(conn, buf, sizeof(buf));
+			if (r == 0 || (r < 0 && errno != EINTR))
+				break;
+		}
+	}
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
 }
 
 static void send_result(int conn, const struct sc_trace *t, const char *path,
@@ -290,6 +322,10 @@ static void send_result(int conn, const struct sc_trace *t, const char *path,
 	rr.has_exit_code = 1;
 	rr.exit_code = code;
 	rr.trace = (char *)path;
+	if (o->res.stopped_pid > 0) {
+		rr.has_stopped_pid = 1;
+		rr.stopped_pid = o->res.stopped_pid;
+	}
 	reply.has_ok = 1;
 	reply.ok = 1;
 	reply.replay = &rr;
@@ -375,6 +411,8 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 	       sc_verdict_name(o.res.verdict), sc_verdict_name(t.verdict),
 	       o.diverged_at >= 0 ? ": " : "", o.diverged_at >= 0 ? o.message : "");
 	send_result(conn, &t, path, &o, code);
+	if (o.res.stopped_pid > 0)
+		end_handed_over(conn, o.res.stopped_pid);
 	goto out;
 fail:
 	sc_reply_error(conn, code, "%s", err);

@@ -326,7 +326,7 @@ static void detach_thread(struct sc_thread *t)
 
 /* Give the process back: every thread stopped, breakpoints out, modelled
  * syscalls completed, then PTRACE_DETACH. */
-static void detach_everything(struct sc_engine *e)
+void sc_detach_everything(struct sc_engine *e)
 {
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
@@ -381,7 +381,7 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
 	e.main_proc->syscall_stops = true;
 	if (seize_all(&e, pid, res->message, sizeof(res->message)) < 0) {
 		res->verdict = SC_VERDICT_ERROR;
-		detach_everything(&e);
+		sc_detach_everything(&e);
 		rc = -1;
 		goto out;
 	}
@@ -411,7 +411,7 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
 			 "running", (unsigned long long)e.step);
 	}
 	/* Forked children are still traced even when the process is gone. */
-	detach_everything(&e);
+	sc_detach_everything(&e);
 out:
 	res->steps = e.step;
 	res->threads = e.next_logical;

@@ -201,6 +201,8 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 	if (is_fatal_signal(sig)) {
 		sc_regs_fetch(t);
 		sc_note_fault(e, t, sig);
+		if (sc_hand_over_at_fault(e, t))
+			return;         /* left stopped for the debugger */
 	}
 	t->pending_signal = sig;
 	resume_free(t);

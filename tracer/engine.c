@@ -311,6 +311,14 @@ void sc_engine_loop(struct sc_engine *e)
 		}
 		if (check_limits(e))
 			break;
+		if (e->cfg->hand_over && e->cfg->stop_at_step &&
+		    e->step >= e->cfg->stop_at_step) {
+			snprintf(e->res->message, sizeof(e->res->message),
+				 "stopped before step %llu",
+				 (unsigned long long)e->step);
+			e->hand_over_now = true;
+			break;
+		}
 		sc_schedule_one(e);
 	}
 }
@@ -375,7 +383,13 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 
 	if (!e.finished && e.main_done)
 		sc_verdict_from_status(&e);
-	kill_everything(&e);
+	/* A deadlock is a failure point too. */
+	if (cfg->hand_over && res->verdict == SC_VERDICT_DEADLOCK)
+		e.hand_over_now = true;
+	if (e.hand_over_now)
+		sc_hand_over(&e);
+	else
+		kill_everything(&e);
 	if (res->verdict == SC_VERDICT_UNKNOWN && e.main_done)
 		sc_verdict_from_status(&e);
 out:

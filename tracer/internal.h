@@ -225,6 +225,7 @@ struct sc_engine {
 	char fault_where[1024];
 	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
 	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */
+	bool hand_over_now;                /* sc_run hands the process over */
 
 	/* Tracer and target share one CPU (cfg->cpu); a replay's free run
 	 * lifts that for the supervisor, whose wake-up would otherwise wait
@@ -280,6 +281,14 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
  * model did to a stopped thread's pending syscall so it can run free. */
 void sc_bp_remove_all(struct sc_process *p);
 void sc_thread_halt(struct sc_engine *e, struct sc_thread *t);
+/* Stop every thread, remove every breakpoint, complete or undo modelled
+ * syscalls, and PTRACE_DETACH every thread where it stands (attach.c). */
+void sc_detach_everything(struct sc_engine *e);
+/* hand_over.c: with cfg->hand_over, end the run here for a debugger
+ * (true: the engine stops); sc_hand_over() leaves the process stopped
+ * and detached. */
+bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t);
+void sc_hand_over(struct sc_engine *e);
 void sc_thread_settle(struct sc_thread *t);
 /* grace.c: a program ended early gets SIGTERM and a short time to run
  * free (its handlers remove temporary files) before the SIGKILL. */

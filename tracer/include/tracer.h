@@ -272,6 +272,14 @@ struct sc_run_config {
 	/* Checked between steps; when it becomes non-zero the run is killed
 	 * with SC_VERDICT_ERROR "interrupted". May be NULL. */
 	volatile int *cancel;
+	/* Hand the process over to a debugger instead of ending it: at a
+	 * fatal signal (before it is delivered), at a deadlock, or before
+	 * step stop_at_step (0: no such step) every thread is detached where
+	 * it stands, breakpoints removed, and the process left stopped
+	 * (SIGSTOP); sc_run_result.stopped_pid says which.  The caller must
+	 * kill it when the debugger is done (hand_over.c). */
+	bool hand_over;
+	uint64_t stop_at_step;
 };
 
 /* Room for the stacks of a report (sc_run_result.stacks). */
@@ -301,6 +309,9 @@ struct sc_run_result {
 	 * every blocked thread; hang: the running thread and every stopped
 	 * one; exit: the thread that called exit_group; "" otherwise. */
 	char stacks[SC_STACKS_LEN];
+	/* With cfg->hand_over: the stopped process left for a debugger (its
+	 * own process group), or 0 when the run ended before that point. */
+	int stopped_pid;
 	/* One line for the user about how the run was controlled (a
 	 * runtime whose code was left out), or "". */
 	char notice[256];

@@ -1,0 +1,90 @@
+/* debug_stopped.c - replay --gdb / --stop-at: the daemon has left the
+ * replayed process stopped at the failure and detached from it; run gdb
+ * on it, or tell the user how to, and return when they are done (the
+ * caller then closes the connection, and the daemon kills the process).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* Is there an executable NAME in $PATH? */
+static bool in_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	for (const char *p = path; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+
+		if (n && snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name) <
+		    (int)sizeof(buf) && access(buf, X_OK) == 0)
+			return true;
+		p += n + (colon ? 1 : 0);
+	}
+	return false;
+}
+
+static int run_gdb(int pid, int argc, char **argv)
+{
+	char pidstr[16];
+	char **args = calloc((size_t)argc + 4, sizeof(*args));
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int;
+	int status = 0;
+
+	if (!args) {
+		cli_error("out of memory");
+		return -1;
+	}
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	args[0] = "gdb";
+	args[1] = "-p";
+	args[2] = pidstr;
+	for (int i = 0; i < argc; i++)
+		args[3 + i] = argv[i];
+	fflush(stdout);
+	fflush(stderr);
+	/* Ctrl-C belongs to gdb while it runs. */
+	sigaction(SIGINT, &ign, &old_int);
+	pid_t child = fork();
+	if (child == 0) {
+		signal(SIGINT, SIG_DFL);
+		execvp("gdb", args);
+		fprintf(stderr, "schedctl: gdb: %s\n", strerror(errno));
+		_exit(127);
+	}
+	free(args);
+	if (child < 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		cli_error("fork: %s", strerror(errno));
+		return -1;
+	}
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGINT, &old_int, NULL);
+	return 0;
+}
+
+int cli_debug_stopped(int pid, bool gdb, int gdb_argc, char **gdb_argv)
+{
+	cli_error("process %d is stopped at that point, every thread "
+		  "detached; attach with: gdb -p %d", pid, pid);
+	if (gdb && in_path("gdb"))
+		return run_gdb(pid, gdb_argc, gdb_argv);
+	if (gdb)
+		cli_error("gdb is not installed (Debian: apt-get install gdb)");
+	cli_error("press Enter to end the replay (the process is killed then)");
+	char line[64];
+	(void)!fgets(line, sizeof(line), stdin);
+	return 0;
+}

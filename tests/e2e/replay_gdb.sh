@@ -1,0 +1,95 @@
+#!/bin/bash
+# replay_gdb.sh: `schedctl replay --gdb TRACE -- GDB-ARGS` replays to the
+# failure and hands the stopped process to gdb: under gdb's batch mode
+# (`-batch -ex 'thread apply all bt'`) the failing thread of an assert is
+# shown at the failing line, and every blocked thread of a deadlock at
+# its lock; --stop-at STEP stops before that step; the process is killed
+# once gdb (or the user) is done, and a run that does not fail has
+# nothing to hand over.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+if ! command -v gdb >/dev/null; then
+	tap_skip "replay --gdb" "gdb not installed (tests/lib/debian-packages lists it)"
+	tap_done
+	exit 0
+fi
+
+# left NAME: how many NAME processes are left.  The daemon kills the
+# stopped process once the CLI has closed its connection, just after the
+# CLI exits: give it up to 10 s.
+left() {
+	local i
+	for i in $(seq 100); do
+		pgrep -f "$SC_BIN/$1" >/dev/null || break
+		sleep 0.1
+	done
+	pgrep -f "$SC_BIN/$1" | wc -l
+}
+
+# first_trace NAME STRATEGY: the trace of the first bug of NAME.
+first_trace() {
+	local json=$SC_TMP/$1.json
+	sc launch --json -s "$2" -n 300 --seed 1 -- "$(sc_target "$1")" \
+		</dev/null >"$json" 2>/dev/null
+	json_get "$json" 'd["bugs"][0]["trace"]'
+}
+
+# An assert: the thread that failed it, at its line.
+trace=$(first_trace check_then_act random)
+rc=0
+sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
+	>"$SC_TMP/cta.out" 2>&1 || rc=$?
+tap_is "$rc" 1 "check_then_act: replay --gdb reproduces the assert (exit 1)"
+if grep -Eq 'in main \(\) at .*check_then_act\.c:46' "$SC_TMP/cta.out"; then
+	tap_ok "check_then_act: gdb's backtrace shows main at check_then_act.c:46"
+else
+	tap_not_ok "check_then_act: gdb's backtrace shows main at check_then_act.c:46"
+	tap_diag_file "$SC_TMP/cta.out" 20
+fi
+tap_is "$(left check_then_act)" 0 \
+	"check_then_act: the process is gone once gdb has exited"
+
+# A deadlock: both threads at their locks.
+trace=$(first_trace abba_deadlock pos)
+rc=0
+sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
+	>"$SC_TMP/dl.out" 2>&1 || rc=$?
+tap_is "$rc" 1 "abba_deadlock: replay --gdb reproduces the deadlock (exit 1)"
+got=$(grep -Eo 'in (a_then_b|b_then_a) \(arg=[^)]*\) at [^ ]*abba_deadlock\.c:[0-9]+' \
+	"$SC_TMP/dl.out" | sed -E 's/ \(arg=[^)]*\)//; s| at .*/| at |' | sort | tr '\n' ';')
+tap_is "$got" "in a_then_b at abba_deadlock.c:22;in b_then_a at abba_deadlock.c:33;" \
+	"abba_deadlock: gdb shows each blocked thread at its lock"
+
+# --stop-at: before a chosen step, without gdb (stdin at EOF ends it).
+rc=0
+sc replay --stop-at 5 "$trace" </dev/null >"$SC_TMP/stop.out" \
+	2>"$SC_TMP/stop.err" || rc=$?
+tap_is "$rc" 0 "--stop-at 5: exit 0"
+if grep -q "stopped before step 5" "$SC_TMP/stop.err" &&
+	grep -q "attach with: gdb -p [0-9]" "$SC_TMP/stop.err"; then
+	tap_ok "--stop-at 5: says where it stopped and how to attach"
+else
+	tap_not_ok "--stop-at 5: says where it stopped and how to attach"
+	tap_diag_file "$SC_TMP/stop.err" 5
+fi
+tap_is "$(left abba_deadlock)" 0 \
+	"--stop-at: the process is killed when the replay ends"
+
+# A run without a failure has nothing to hand over.
+sc launch --json -n 1 -- "$(sc_target bounded_buffer)" </dev/null \
+	>"$SC_TMP/bb.json" 2>/dev/null
+trace=$(json_get "$SC_TMP/bb.json" 'd["out_dir"]')/run-000001.sctrace
+rc=0
+sc replay --gdb "$trace" </dev/null >/dev/null 2>"$SC_TMP/bb.err" || rc=$?
+if [ "$rc" -eq 0 ] && grep -q "nothing to debug" "$SC_TMP/bb.err"; then
+	tap_ok "a passing replay with --gdb says there is nothing to debug (exit 0)"
+else
+	tap_not_ok "a passing replay with --gdb says there is nothing to debug (exit $rc)"
+	tap_diag_file "$SC_TMP/bb.err" 5
+fi
+
+sc_check_no_leftovers
+tap_done

@@ -1,0 +1,41 @@
+/* hand_over.c - end a run at its failure with the process kept, stopped,
+ * for a debugger (schedctl replay --gdb / --stop-at).
+ *
+ * At the failure every thread is in a ptrace stop (or a released syscall,
+ * which sc_detach_everything interrupts): the breakpoints come out, the
+ * modelled futex waits are given back to the kernel, a SIGSTOP is queued
+ * for the process, and every thread is detached where it stands.  The
+ * SIGSTOP then stops the whole process, so the debugger that attaches
+ * sees each thread at its place of the failing schedule.  A fatal signal
+ * is not delivered: the faulting thread is left before its instruction
+ * (or inside raise() for an assert), and runs into it again when the
+ * debugger continues it.
+ */
+#include <signal.h>
+
+#include "internal.h"
+
+bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t)
+{
+	if (!e->cfg->hand_over || !e->fault_seen || e->hand_over_now)
+		return false;
+	/* The verdict is the signal's, as if it had been delivered. */
+	e->main_status = e->fault_signal;
+	sc_verdict_from_status(e);
+	t->pending_signal = 0;
+	t->state = TH_READY;
+	if (e->running == t)
+		e->running = NULL;
+	e->hand_over_now = true;
+	e->finished = true;
+	return true;
+}
+
+void sc_hand_over(struct sc_engine *e)
+{
+	if (e->main_done || e->main_pid <= 0)
+		return;
+	kill(e->main_pid, SIGSTOP);
+	sc_detach_everything(e);
+	e->res->stopped_pid = e->main_pid;
+}
