@@ -105,6 +105,18 @@ static int wait_stopped(struct sc_engine *e, struct sc_thread *t)
 /* How long a thread resumed to take its queued trap may take to stop. */
 #define HALT_WAIT_US 100000
 
+/* PTRACE_SEIZE of a thread that is exiting fails with EPERM, not ESRCH
+ * (the kernel refuses a task with an exit state): a thread pool that
+ * joins threads all the time shows such threads in /proc/PID/task.  Once
+ * a thread of the process was seized, EPERM for another can mean nothing
+ * else; for the first, ask /proc. */
+static bool exiting(const struct sc_engine *e, pid_t pid, pid_t tid)
+{
+	char st = sc_thread_state(pid, tid);
+
+	return e->nthreads > 0 || st == 'Z' || st == 'X' || st == '?';
+}
+
 /* Seize the threads of pid not seized yet; returns how many, -1 on error. */
 static int seize_round(struct sc_engine *e, pid_t pid, int *err)
 {
@@ -123,7 +135,8 @@ static int seize_round(struct sc_engine *e, pid_t pid, int *err)
 		if (tid <= 0 || sc_thread_by_tid(e, tid))
 			continue;
 		if (ptrace(PTRACE_SEIZE, tid, 0, (void *)(long)ATTACH_OPTIONS) < 0) {
-			if (errno == ESRCH)
+			if (errno == ESRCH || (errno == EPERM &&
+					       exiting(e, pid, tid)))
 				continue;   /* exited meanwhile */
 			*err = errno;
 			closedir(d);
