@@ -14,26 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-
-/* Is there an executable NAME in $PATH? */
-static bool in_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	for (const char *p = path; *p;) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-
-		if (n && snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name) <
-		    (int)sizeof(buf) && access(buf, X_OK) == 0)
-			return true;
-		p += n + (colon ? 1 : 0);
-	}
-	return false;
-}
+#include "tracer.h"
 
 static int run_gdb(int pid, int argc, char **argv)
 {
@@ -79,10 +60,13 @@ int cli_debug_stopped(int pid, bool gdb, int gdb_argc, char **gdb_argv)
 {
 	cli_error("process %d is stopped at that point, every thread "
 		  "detached; attach with: gdb -p %d", pid, pid);
-	if (gdb && in_path("gdb"))
+	char path[4096], why[512];
+	/* Found through PATH as execvp will find it. */
+	if (gdb && sc_check_program("gdb", path, sizeof(path), why,
+				    sizeof(why)) == 0)
 		return run_gdb(pid, gdb_argc, gdb_argv);
 	if (gdb)
-		cli_error("gdb is not installed (Debian: apt-get install gdb)");
+		cli_error("%s (Debian: apt-get install gdb)", why);
 	cli_error("press Enter to end the replay (the process is killed then)");
 	char line[64];
 	(void)!fgets(line, sizeof(line), stdin);

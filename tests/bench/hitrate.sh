@@ -112,21 +112,19 @@ for s in strategies:
     out += " %12.3f" % math.exp(sum(map(math.log, v)) / len(v)) if v else " %12s" % "n/a"
 print(out)
 print()
-print("mean runs to the first bug (mean gap between failing runs)")
-print("%-18s" % "target" + "".join(" %12s" % s for s in strategies))
-rows = {}
-for line in open(path):
-    t, s, r = line.split()
-    rows.setdefault(t, {})[s] = r.split(":")[1] if ":" in r else "err"
-for t, cells in rows.items():
-    print("%-18s" % t + "".join(" %12s" % cells.get(s, "n/a") for s in strategies))
+# table TITLE FIELD: per target x strategy, field FIELD of the
+# "hits/runs:gap:rps" cells ("err" when the cell has none).
+def table(title, field):
+    print(title)
+    print("%-18s" % "target" + "".join(" %12s" % s for s in strategies))
+    rows = {}
+    for line in open(path):
+        t, s, r = line.split()
+        rows.setdefault(t, {})[s] = r.split(":")[field] if r.count(":") >= field else "err"
+    for t, cells in rows.items():
+        print("%-18s" % t + "".join(" %12s" % cells.get(s, "n/a") for s in strategies))
+
+table("mean runs to the first bug (mean gap between failing runs)", 1)
 print()
-print("runs per second")
-print("%-18s" % "target" + "".join(" %12s" % s for s in strategies))
-rps = {}
-for line in open(path):
-    t, s, r = line.split()
-    rps.setdefault(t, {})[s] = r.split(":")[2] if r.count(":") >= 2 else "err"
-for t, cells in rps.items():
-    print("%-18s" % t + "".join(" %12s" % cells.get(s, "n/a") for s in strategies))
+table("runs per second", 2)
 PY
