@@ -486,6 +486,7 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 		sc_engine_defer_status(e, tid, status);
 		return;
 	}
+	t->own_syscall_until_us = 0;
 	switch (sc_classify_status(status)) {
 	case WS_EXITED:
 	case WS_KILLED:

@@ -98,7 +98,7 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 
 	t->next_check_us = now + t->slice_us;
 	if (t->interrupt_pending || t->probe == PROBE_HITS ||
-	    t->probe == PROBE_REPLAY_SCAN)
+	    t->probe == PROBE_REPLAY_SCAN || now < t->own_syscall_until_us)
 		return;
 	cpu = sc_process_cpu_ns(t->proc->pid);
 	if (cpu && cpu == t->cpu_at_check_ns &&
@@ -396,6 +396,7 @@ out:
 	res->steps = e.step;
 	res->threads = e.next_logical;
 	res->wall_us = sc_now_us() - e.start_us;
+	sc_engine_unboost(&e);
 	sc_engine_free(&e);
 	if (pinned || e.unpinned)
 		sched_setaffinity(0, sizeof(saved_cpus), &saved_cpus);

@@ -143,6 +143,11 @@ struct sc_thread {
 	 * never wall time, decides when it is looked at. */
 	uint32_t slice_us;              /* this resume's slice */
 	uint64_t resumed_us;            /* wall clock of the resume */
+	/* Resumed into the clone or fork of its own event, until its next
+	 * stop (at most until then, wall clock): an interrupt there would
+	 * make the kernel restart the syscall, and its seccomp stop would
+	 * come again as an event that no schedule holds.  0: not. */
+	uint64_t own_syscall_until_us;
 	uint64_t next_check_us;         /* wall clock of the next look */
 	uint64_t cpu_at_resume_ns;      /* process CPU clock; 0: not read */
 	uint64_t cpu_at_check_ns;       /* at the last look */
@@ -162,6 +167,7 @@ struct sc_thread {
 	bool have_estimate;
 	uint64_t hits_left;             /* estimated hits to the target */
 	uint64_t estimate_cpu_ns;       /* CPU clock at that estimate */
+	double top_hits_per_ns;         /* fastest progress measured so far */
 	uint64_t scan_hits;             /* hits since the scan began */
 	uint64_t scan_limit;
 	uint64_t late_ns;               /* worst overrun of a free run */
@@ -232,6 +238,10 @@ struct sc_engine {
 	 * for the target's scheduler slice (preempt_replay.c). */
 	bool pinned, unpinned;
 	cpu_set_t unpinned_cpus;
+	/* Meanwhile it runs at real-time priority, so that on a busy
+	 * machine its wake-up does not wait behind other programs' slices
+	 * while the target runs on (boosted: it does now). */
+	bool boosted;
 
 	bool finished;                  /* verdict decided */
 	bool no_emulation;              /* SCHEDCTL_NO_EMULATION: always single-step */
@@ -494,6 +504,7 @@ void sc_preempt_go_on(struct sc_engine *e, struct sc_thread *t);
 bool sc_preempt_hits_left(const uint64_t *a, const uint64_t *b,
 			  const uint64_t *want, uint64_t *k);
 void sc_preempt_replay_sample(struct sc_engine *e, struct sc_thread *t);
+void sc_engine_unboost(struct sc_engine *e);
 void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t);
 void sc_preempt_probe_begin(struct sc_thread *t, enum sc_probe why);
 void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t);

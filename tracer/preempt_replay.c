@@ -16,12 +16,16 @@
  * left; those are scanned one by one.  A loop without such a counter is
  * scanned all the way (slow, but exact).
  *
- * The CPU clock of a thread of another process advances only at the
- * scheduler's tick (4 ms at HZ=250), so free runs stop late by up to a
- * tick; what is left is scanned.  In a loop of a few nanoseconds per turn
- * that is millions of hits: such budget preemptions replay exactly but
- * slowly (minutes).  They are rare: a computation is preempted only after
- * 250 slices of CPU time (preempt.c).
+ * The CPU clock counts more than the loop's progress: time the
+ * hypervisor gave to other machines, a hyperthread sibling that is busy
+ * or idle.  So the speed that plans a free run is the fastest measured
+ * (load only ever makes a thread look slower), a free run covers only
+ * part of what is left at that speed and at most twice the span the
+ * speed was measured over, and the supervisor waits for its
+ * end at real-time priority: on a busy machine its wake-up would
+ * otherwise queue behind other programs while the target runs on past
+ * the point (an overshoot cannot be undone: the replay diverges).  What
+ * is left after the last free run is scanned hit by hit.
  */
 #include <sched.h>
 #include <stdint.h>
@@ -31,18 +35,21 @@
 #include "internal.h"
 
 /* The first free run is this share (in 1/100) of the recorded CPU time:
- * CPU time per instruction varies by a few tens of percent between a
- * quiet and a loaded machine. */
-#define FIRST_FREE_PERCENT 50
-/* Later free runs cover this share of the estimated time left. */
-#define NEXT_FREE_PERCENT 50
+ * the recording may have run a few times slower per CPU nanosecond than
+ * the replay (a loaded machine, a busy hyperthread sibling, stolen
+ * time). */
+#define FIRST_FREE_PERCENT 25
+/* Later free runs cover this share of the time left at the fastest
+ * speed measured. */
+#define NEXT_FREE_PERCENT 40
 /* Free runs shorter than this are not worth it (the supervisor looks
  * at the CPU clock about every 50 us): scan instead. */
 #define MIN_FREE_NS 300000u
-/* How late a free run may stop at first: the CPU clock of a running
- * thread of another process moves at the scheduler's tick (4 ms at
- * HZ=250); what is measured later replaces it when larger. */
-#define TICK_NS 4000000u
+/* How late a free run may stop at first (measured: 0.1 ms on a quiet
+ * machine, up to 3 ms with three busy programs per CPU and no
+ * real-time priority); the worst lateness measured later replaces it
+ * when larger. */
+#define LATE_NS 1000000u
 /* Without an estimate of the speed yet, a free run of this much. */
 #define PROBE_FREE_NS 1000000u
 /* Scan at most this many hits past the estimate before sampling again. */
@@ -50,25 +57,41 @@
 
 /* While the target runs freely the supervisor sleeps; pinned to the
  * target's CPU it would wake up only when the scheduler preempts the
- * target, milliseconds late.  Let it wake up on any CPU meanwhile. */
+ * target, milliseconds late.  Let it wake up on any CPU meanwhile, ahead
+ * of every ordinary program (where it may: root or CAP_SYS_NICE; the
+ * target never inherits it). */
 static void unpin(struct sc_engine *e)
 {
+	struct sched_param rt = { .sched_priority = 1 };
+
 	if (e->pinned && !e->unpinned &&
 	    sched_setaffinity(0, sizeof(e->unpinned_cpus),
 			      &e->unpinned_cpus) == 0)
 		e->unpinned = true;
+	if (!e->boosted &&
+	    sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &rt) == 0)
+		e->boosted = true;
 }
 
 static void repin(struct sc_engine *e)
 {
 	cpu_set_t one;
 
+	sc_engine_unboost(e);
 	if (!e->unpinned)
 		return;
 	CPU_ZERO(&one);
 	CPU_SET(e->cfg->cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one) == 0)
 		e->unpinned = false;
+}
+
+void sc_engine_unboost(struct sc_engine *e)
+{
+	struct sched_param normal = { .sched_priority = 0 };
+
+	if (e->boosted && sched_setscheduler(0, SCHED_OTHER, &normal) == 0)
+		e->boosted = false;
 }
 
 static void start_free_run(struct sc_engine *e, struct sc_thread *t,
@@ -93,11 +116,12 @@ static void start_scan(struct sc_thread *t, uint64_t limit)
 void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t)
 {
 	uint64_t share = t->target.cpu_ns / 100u * FIRST_FREE_PERCENT;
-	uint64_t free_ns = share > 2u * TICK_NS ? share - 2u * TICK_NS : 0;
+	uint64_t free_ns = share > 2u * LATE_NS ? share - 2u * LATE_NS : 0;
 
 	t->have_estimate = false;
+	t->top_hits_per_ns = 0;
 	t->sample_hits = 0;
-	t->late_ns = TICK_NS;
+	t->late_ns = LATE_NS;
 	t->replay_cpu0_ns = sc_process_cpu_ns(t->proc->pid);
 	if ((t->target.preempt_flags & SC_PREEMPT_BUDGET) &&
 	    free_ns >= MIN_FREE_NS) {
@@ -191,9 +215,17 @@ static void plan_from_sample(struct sc_engine *e, struct sc_thread *t,
 	if (t->have_estimate && t->hits_left > k && cpu > t->estimate_cpu_ns) {
 		double per_ns = (double)(t->hits_left - k) /
 				(double)(cpu - t->estimate_cpu_ns);
-		double left_ns = (double)k / per_ns;
+		if (per_ns > t->top_hits_per_ns)
+			t->top_hits_per_ns = per_ns;
+		double left_ns = (double)k / t->top_hits_per_ns;
 		double run_ns = left_ns / 100.0 * NEXT_FREE_PERCENT -
 				2.0 * (double)t->late_ns;
+		/* One slow measurement (the thread's CPU clock ran while
+		 * the machine ran others) must not plan a long run: at most
+		 * twice the span just measured, then measure again. */
+		double span_ns = (double)(cpu - t->estimate_cpu_ns);
+		if (run_ns > 2.0 * span_ns)
+			run_ns = 2.0 * span_ns;
 		free_ns = run_ns > 0 ? (uint64_t)run_ns : 0;
 	} else if (t->have_estimate) {
 		start_scan(t, k + SCAN_SLACK);   /* no progress measured */
@@ -237,6 +269,7 @@ void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t)
 		t->probe = PROBE_REPLAY_SAMPLE;
 		t->sample_hits = 0;
 		t->have_estimate = false;
+		t->top_hits_per_ns = 0;   /* another counter, other units */
 	}
 	sc_preempt_go_on(e, t);
 }

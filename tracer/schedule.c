@@ -94,6 +94,9 @@ static bool sc_is_sync_kind(uint32_t kind)
 	}
 }
 
+/* A clone or fork takes far less, even on a loaded machine. */
+#define OWN_SYSCALL_MAX_US 1000000
+
 static void execute(struct sc_engine *e, struct sc_thread *t,
 		    const struct sc_event *pending, uint32_t nenabled)
 {
@@ -171,6 +174,8 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		return;
 	if (t->state == TH_BLOCKED)
 		return;
+	if (ev.kind == SC_EV_THREAD_CREATE || ev.kind == SC_EV_FORK)
+		t->own_syscall_until_us = sc_now_us() + OWN_SYSCALL_MAX_US;
 	sc_start_running(e, t, PTRACE_CONT);
 }
 
