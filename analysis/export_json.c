@@ -87,6 +87,8 @@ static void put_event(const struct sc_trace *t, const struct sc_trace_event *e,
 	}
 	if (e->size)
 		fprintf(out, ",\"size\":%u", (unsigned)e->size);
+	if (e->call_site)
+		fprintf(out, ",\"call_site\":\"0x%" PRIx64 "\"", e->call_site);
 	if (e->state)
 		fprintf(out, ",\"state\":\"%016" PRIx64 "\",\"cpu_ns\":%"
 			PRIu64 ",\"preempted_in\":\"%s\"", e->state, e->cpu_ns,

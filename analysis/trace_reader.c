@@ -320,6 +320,9 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 		if (b->kind_access[i] >> 2 > UINT16_MAX)
 			return corrupt(ld, off, "event kind %u out of range",
 				       b->kind_access[i] >> 2);
+		if (b->n_call_site && b->n_call_site != n)
+			return corrupt(ld, off, "event batch of %zu events with "
+				       "%zu call sites", n, b->n_call_site);
 		if (b->n_size && b->size[i] > UINT8_MAX)
 			return corrupt(ld, off, "access size %u out of range",
 				       b->size[i]);
@@ -356,6 +359,7 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 		e->object = ld->prev_object;
 		e->pc = ld->prev_pc;
 		e->enabled = b->enabled[i];
+		e->call_site = b->n_call_site ? b->call_site[i] : 0;
 		if (w < b->n_wake_index && b->wake_index[w] == i) {
 			e->nwoken = b->wake_count[w];
 			e->woken_offset = (uint32_t)pool;

@@ -89,6 +89,7 @@ int cli_report_interrupted(const char *session);
 /* Subcommands: argv[0] is the subcommand name. */
 int cmd_launch(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_minimize(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_shutdown(int argc, char **argv);

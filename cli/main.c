@@ -17,6 +17,9 @@ static const char main_usage[] =
 "  launch [OPTIONS] -- PROGRAM [ARGS...]\n"
 "                          run PROGRAM many times under controlled schedules\n"
 "  replay [OPTIONS] TRACE  reproduce a recorded run\n"
+"  minimize [OPTIONS] TRACE\n"
+"                          shrink a failing run to its fewest preemptions\n"
+"                          and name the racing pair\n"
 "  attach PID [OPTIONS]    control a running process for a while\n"
 "  list                    list the sessions\n"
 "  status [SESSION]        runs done, bugs, rate and time left\n"
@@ -49,6 +52,7 @@ static const struct {
 } commands[] = {
 	{ "launch", cmd_launch },
 	{ "replay", cmd_replay },
+	{ "minimize", cmd_minimize },
 	{ "export", cmd_export },
 	{ "analyze", cmd_analyze },
 	{ "attach", cmd_attach },

@@ -32,6 +32,7 @@
 #include "reply.h"
 #include "stdin_file.h"
 #include "strf.h"
+#include "strategy/guide.h"
 #include "strategy/replay.h"
 #include "worker.h"
 
@@ -131,6 +132,8 @@ struct replay_outcome {
 	int64_t diverged_at;
 	char message[2048 + 64];
 	char location[512];
+	uint32_t preemptions;           /* guided runs */
+	char *preemption_points;        /* malloc'ed, or NULL */
 };
 
 /* The recorded scheduling points: a race run plants exactly its race_pcs
@@ -147,6 +150,14 @@ static enum sc_granularity replay_granularity(const struct sc_trace *t)
 	return SC_GRAN_SYNC;
 }
 
+static void end_policy(struct sc_policy *p, bool guided)
+{
+	if (guided)
+		sc_guide_destroy(p);
+	else
+		sc_replay_destroy(p);
+}
+
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
@@ -160,7 +171,9 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		   : -1;
 	if (input && infd < 0)
 		return 3;
-	if (sc_replay_create(t, &policy, err, errlen) < 0) {
+	bool guided = req->guide != NULL;
+	if ((guided ? sc_guide_create(req->guide, &policy, err, errlen)
+		    : sc_replay_create(t, &policy, err, errlen)) < 0) {
 		if (infd >= 0)
 			close(infd);
 		return 3;
@@ -174,7 +187,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.argv = t->argv,
 			.cwd = t->cwd,
 			.env_digest = sc_env_digest(envp),
-			.strategy = "replay",
+			.strategy = guided ? "guide" : "replay",
 			.strategy_params = t->strategy,
 			.seed = t->seed,
 			.base_seed = t->base_seed,
@@ -199,7 +212,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		if (!w) {
 			sc_strf(err, errlen, "%s: %s", req->record_path,
 				 strerror(errno));
-			sc_replay_destroy(&policy);
+			end_policy(&policy, guided);
 			if (infd >= 0)
 				close(infd);
 			return 3;
@@ -242,7 +255,13 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		sc_trace_finish(w, &o->res);
 	if (infd >= 0)
 		close(infd);
-	o->diverged_at = sc_replay_diverged_at(&policy);
+	o->diverged_at = guided ? -1 : sc_replay_diverged_at(&policy);
+	if (guided) {
+		char points[4096];
+		o->preemptions = sc_guide_preemptions(&policy, points,
+						      sizeof(points));
+		o->preemption_points = strdup(points);
+	}
 	if (o->diverged_at >= 0) {
 		o->res.verdict = SC_VERDICT_DIVERGED;
 		sc_strf(o->message, sizeof(o->message), "%s",
@@ -257,7 +276,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));
 	}
-	sc_replay_destroy(&policy);
+	end_policy(&policy, guided);
 	if (rc < 0) {
 		sc_strf(err, errlen, "%s", o->res.message[0] ? o->res.message
 			 : "could not start the program");
@@ -322,6 +341,11 @@ static void send_result(int conn, const struct sc_trace *t, const char *path,
 	rr.has_exit_code = 1;
 	rr.exit_code = code;
 	rr.trace = (char *)path;
+	if (o->preemption_points) {
+		rr.has_preemptions = 1;
+		rr.preemptions = o->preemptions;
+		rr.preemption_points = o->preemption_points;
+	}
 	if (o->res.stopped_pid > 0) {
 		rr.has_stopped_pid = 1;
 		rr.stopped_pid = o->res.stopped_pid;
@@ -353,6 +377,7 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 	int outfd = -1, errfd = -1, code;
 
 	memset(&t, 0, sizeof(t));
+	memset(&o, 0, sizeof(o));
 	if (!path || !*path) {
 		sc_reply_error(conn, 2, "replay: no trace given");
 		return 2;
@@ -422,6 +447,7 @@ out:
 	if (errfd >= 0)
 		close(errfd);
 	free(envp);
+	free(o.preemption_points);
 	sc_trace_free(&t);
 	return code;
 }

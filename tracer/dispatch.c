@@ -178,11 +178,12 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 		sc_become_ready(e, t);
 		return;
 	}
-	t->next = (struct sc_event){ .thread = t->logical, .kind = bp->kind,
-		.access = bp->access, .object = t->regs.rdi, .pc = bp->addr };
 	/* At the entry, [rsp] is the caller's return address. */
 	uint64_t ret = 0;
 	sc_mem_read(t->proc, t->regs.rsp, &ret, sizeof(ret));
+	t->next = (struct sc_event){ .thread = t->logical, .kind = bp->kind,
+		.access = bp->access, .object = t->regs.rdi, .pc = bp->addr,
+		.call_site = ret };
 	t->last_call_kind = bp->kind;
 	t->last_call_object = t->regs.rdi;
 	t->last_call_site = ret;

@@ -41,12 +41,14 @@ struct sc_trace_writer {
 	size_t n;
 	uint64_t first_step;
 	bool any_size;
+	bool any_call_site;
 	uint32_t thread[SC_BATCH_MAX];
 	uint32_t kind_access[SC_BATCH_MAX];
 	int64_t object_delta[SC_BATCH_MAX];
 	int64_t pc_delta[SC_BATCH_MAX];
 	uint32_t enabled[SC_BATCH_MAX];
 	uint32_t size[SC_BATCH_MAX];
+	uint64_t call_site[SC_BATCH_MAX];
 	size_t nwake;
 	uint32_t wake_index[SC_BATCH_MAX];
 	uint32_t wake_count[SC_BATCH_MAX];
@@ -180,6 +182,10 @@ static int flush_batch(struct sc_trace_writer *w)
 		b.n_size = w->n;
 		b.size = w->size;
 	}
+	if (w->any_call_site) {
+		b.n_call_site = w->n;
+		b.call_site = w->call_site;
+	}
 
 	Sctrace__Record rec = SCTRACE__RECORD__INIT;
 	rec.events = &b;
@@ -194,6 +200,7 @@ static int flush_batch(struct sc_trace_writer *w)
 	w->npreempt = 0;
 	w->npreempt_regs = 0;
 	w->any_size = false;
+	w->any_call_site = false;
 	return r;
 }
 
@@ -417,6 +424,9 @@ int sc_trace_event(struct sc_trace_writer *w, const struct sc_event *ev)
 	w->size[i] = ev->size;
 	if (ev->size)
 		w->any_size = true;
+	w->call_site[i] = ev->call_site;
+	if (ev->call_site)
+		w->any_call_site = true;
 	w->prev_object = ev->object;
 	w->prev_pc = ev->pc;
 	w->next_step = ev->step + 1;

@@ -23,6 +23,7 @@ struct sc_trace_event {
 	uint8_t size;
 	uint64_t object;
 	uint64_t pc;
+	uint64_t call_site;     /* library-call events: caller's return, or 0 */
 	uint32_t enabled;
 	uint32_t nwoken;
 	uint32_t woken_offset;  /* index into sc_trace.wake_pool */

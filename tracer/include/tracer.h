@@ -97,6 +97,9 @@ struct sc_event {
 	uint8_t size;           /* access size in bytes (mem events), else 0 */
 	uint64_t object;        /* lock/futex/variable address, fd, or 0 */
 	uint64_t pc;            /* where the thread is stopped */
+	/* Library-call events (mutex_lock...): the caller's return address,
+	 * so that reports name the program's line, not libc's; else 0. */
+	uint64_t call_site;
 	uint32_t enabled;       /* size of the enabled set when it was chosen */
 	uint32_t nwoken;        /* wake events: threads released, see woken */
 	const uint32_t *woken;  /* logical ids; valid during the callback only */

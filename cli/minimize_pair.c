@@ -1,0 +1,172 @@
+/*
+ * minimize_pair.c - name the two events whose order decides a failure,
+ * from the minimised trace and the point where moving a preemption made
+ * the run pass (cmd_minimize.c).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "minimize.h"
+#include "strategy/guide.h"
+
+/* Index in t of the event of `thread` that is its counted event number
+ * `n` (0-based, guide.h's counting); -1 when the trace has none. */
+static long counted_event(const struct sc_trace *t, uint32_t thread,
+			  uint32_t n)
+{
+	uint32_t seen = 0;
+
+	for (size_t i = 0; i < t->nevents; i++) {
+		const struct sc_trace_event *e = &t->events[i];
+		if (e->thread != thread || !sc_guide_counts(e->kind))
+			continue;
+		if (seen++ == n)
+			return (long)i;
+	}
+	return -1;
+}
+
+static bool writes(const struct sc_trace_event *e)
+{
+	return e->access == SC_ACC_WRITE || e->access == SC_ACC_RMW;
+}
+
+/* Two events conflict: the same object, and at a memory access not two
+ * reads. */
+static bool conflict(const struct sc_trace_event *a,
+		     const struct sc_trace_event *b)
+{
+	if (a->object != b->object || !a->object)
+		return false;
+	if (a->access == SC_ACC_NONE || b->access == SC_ACC_NONE)
+		return true;
+	return writes(a) || writes(b);
+}
+
+static const char *verb(const struct sc_trace_event *e)
+{
+	switch (e->kind) {
+	case SC_EV_MEM_READ: return "reads";
+	case SC_EV_MEM_WRITE: return "writes";
+	case SC_EV_MEM_RMW: return "updates";
+	case SC_EV_MUTEX_LOCK: return "locks";
+	case SC_EV_MUTEX_TRYLOCK: return "trylocks";
+	case SC_EV_MUTEX_UNLOCK: return "unlocks";
+	case SC_EV_COND_WAIT: return "waits on";
+	case SC_EV_COND_SIGNAL: return "signals";
+	case SC_EV_COND_BROADCAST: return "broadcasts";
+	case SC_EV_FUTEX_WAIT: return "waits on";
+	case SC_EV_FUTEX_WAKE: return "wakes";
+	case SC_EV_WAIT_RETURN: return "returns from waiting on";
+	case SC_EV_RWLOCK_RDLOCK: return "read-locks";
+	case SC_EV_RWLOCK_WRLOCK: return "write-locks";
+	case SC_EV_RWLOCK_UNLOCK: return "unlocks";
+	case SC_EV_SEM_WAIT: return "waits on";
+	case SC_EV_SEM_POST: return "posts";
+	default: return sc_event_kind_name(e->kind);
+	}
+}
+
+static const char *past(const struct sc_trace_event *e)
+{
+	switch (e->kind) {
+	case SC_EV_MEM_READ: return "read";
+	case SC_EV_MEM_WRITE: return "wrote";
+	case SC_EV_MEM_RMW: return "updated";
+	case SC_EV_MUTEX_LOCK: return "locked";
+	case SC_EV_MUTEX_TRYLOCK: return "trylocked";
+	case SC_EV_MUTEX_UNLOCK: return "unlocked";
+	case SC_EV_COND_WAIT: return "waited on";
+	case SC_EV_COND_SIGNAL: return "signalled";
+	case SC_EV_COND_BROADCAST: return "broadcast";
+	case SC_EV_FUTEX_WAIT: return "waited on";
+	case SC_EV_FUTEX_WAKE: return "woke";
+	case SC_EV_WAIT_RETURN: return "returned from waiting on";
+	case SC_EV_RWLOCK_RDLOCK: return "read-locked";
+	case SC_EV_RWLOCK_WRLOCK: return "write-locked";
+	case SC_EV_RWLOCK_UNLOCK: return "unlocked";
+	case SC_EV_SEM_WAIT: return "waited on";
+	case SC_EV_SEM_POST: return "posted";
+	default: return sc_event_kind_name(e->kind);
+	}
+}
+
+static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
+			  const struct sc_trace_event *e,
+			  struct minimize_side *out)
+{
+	struct sc_symbol s = { 0 };
+
+	out->thread = e->thread;
+	out->step = e->step;
+	out->kind = sc_event_kind_name(e->kind);
+	out->object = e->object;
+	snprintf(out->object_name, sizeof(out->object_name), "0x%" PRIx64,
+		 e->object);
+	if (e->object &&
+	    sc_symbolizer_data(sym, t->modules, t->nmodules, e->object, &s) == 0 &&
+	    s.location && s.location[0] != '0')
+		snprintf(out->object_name, sizeof(out->object_name), "%s",
+			 s.location);
+	memset(&s, 0, sizeof(s));
+	out->location[0] = out->function[0] = '\0';
+	/* A library call: the caller's line (the return address is just
+	 * past the call instruction). */
+	uint64_t pc = e->call_site ? e->call_site - 1 : e->pc;
+	if (sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) == 0) {
+		snprintf(out->location, sizeof(out->location), "%s",
+			 s.location ? s.location : "?");
+		snprintf(out->function, sizeof(out->function), "%s",
+			 s.function ? s.function : "");
+	}
+}
+
+int minimize_name_pair(const struct sc_trace *t, const struct sc_trace *moved,
+		       uint32_t thread, uint32_t switch_at, uint32_t decisive,
+		       struct minimize_pair *out)
+{
+	long ia = counted_event(t, thread, decisive), end = ia;
+	long from = switch_at ? counted_event(t, thread, switch_at - 1) : -1;
+	const struct sc_trace *ta = t;
+
+	/* The failure came first (an assert in another thread ended the
+	 * run): a is in the passing run, the window lasts to the end. */
+	if (ia < 0 && moved) {
+		ta = moved;
+		ia = counted_event(moved, thread, decisive);
+		end = (long)t->nevents;
+	}
+	if (ia < 0)
+		return -1;
+	const struct sc_trace_event *a = &ta->events[ia], *b = NULL;
+	/* The other threads' events that ran between the preemption and a:
+	 * the first that conflicts with a, else the first of them. */
+	for (long i = from + 1; i < end; i++) {
+		const struct sc_trace_event *e = &t->events[i];
+		if (e->thread == thread || !sc_guide_counts(e->kind))
+			continue;
+		if (conflict(a, e)) {
+			b = e;
+			break;
+		}
+		if (!b)
+			b = e;
+	}
+	if (!b)
+		return -1;
+	struct sc_symbolizer *sym = sc_symbolizer_new();
+	if (!sym)
+		return -1;
+	describe_side(sym, ta, a, &out->later);
+	describe_side(sym, t, b, &out->earlier);
+	sc_symbolizer_free(sym);
+	out->conflict = conflict(a, b);
+	out->same_object = a->object == b->object;
+	snprintf(out->later.verb, sizeof(out->later.verb), "%s", verb(a));
+	snprintf(out->earlier.verb, sizeof(out->earlier.verb), "%s", past(b));
+	return 0;
+}

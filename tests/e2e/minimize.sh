@@ -1,0 +1,96 @@
+#!/bin/bash
+# minimize.sh: `schedctl minimize TRACE` shrinks a failing run to its
+# fewest preemptions and names the racing pair.  For the failing traces of
+# check_then_act and order_violation (sync granularity) and of
+# racy_counter (a lost update) and torn_pair (SCTBench's reorder pattern:
+# two plain stores a checker reads between) at mem granularity:
+#  - minimize exits 0 and its JSON says the result has no more preemptions
+#    than the recorded schedule (and at least one: none of these fails
+#    without);
+#  - the racing pair is the two statements the target's comment names
+#    (file:line, function and variable);
+#  - the minimised trace replays, and fails, 10 times out of 10.
+# And bad input: a passing trace (exit 2), a missing file (exit 3), no
+# trace (exit 2), each with a one-line error.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+# first_trace NAME GRAN: the trace of the first bug of NAME found by the
+# default strategy at granularity GRAN.
+first_trace() {
+	local json=$SC_TMP/$1.launch.json
+	sc launch --json -n 300 --seed 1 --granularity "$2" \
+		-- "$(sc_target "$1")" </dev/null >"$json" 2>/dev/null
+	json_get "$json" 'd["bugs"][0]["trace"]'
+}
+
+# check NAME GRAN SECOND FIRST OBJECT: minimize NAME's failing trace; the
+# pair's later event is at SECOND, the earlier at FIRST (file:line
+# regexes), both on OBJECT.
+check() {
+	local name=$1 gran=$2 second=$3 first=$4 object=$5 trace json out rc=0
+	trace=$(first_trace "$name" "$gran")
+	if [ -z "$trace" ] || [ ! -f "$trace" ]; then
+		tap_not_ok "$name ($gran): a failing run to minimize (none found)"
+		return
+	fi
+	json=$SC_TMP/$name.min.json
+	out=$SC_TMP/$name.min.sctrace
+	sc minimize --json -o "$out" "$trace" >"$json" 2>"$json.err" || rc=$?
+	tap_is "$rc" 0 "$name ($gran): minimize exits 0"
+	[ "$rc" -eq 0 ] || tap_diag_file "$json.err" 5
+	local before after
+	before=$(json_get "$json" 'd["preemptions_before"]')
+	after=$(json_get "$json" 'd["preemptions"]')
+	tap_diag "$name ($gran): $before preemptions -> $after in $(json_get "$json" 'd["runs"]') runs"
+	tap_is "$([ -n "$after" ] && [ "$after" -ge 1 ] &&
+		  [ "$after" -le "$before" ] && echo yes)" yes \
+		"$name ($gran): the result has 1 to $before preemptions (the recorded schedule's)"
+	local pair
+	pair="$(json_get "$json" 'd["racing_pair"]["second"]["location"]') $(json_get "$json" 'd["racing_pair"]["first"]["location"]') $(json_get "$json" 'd["racing_pair"]["second"]["object_name"]') $(json_get "$json" 'd["racing_pair"]["first"]["object_name"]')"
+	if [[ $pair =~ ^$second\ $first\ $object\ $object$ ]]; then
+		tap_ok "$name ($gran): the racing pair is $second after $first on $object"
+	else
+		tap_not_ok "$name ($gran): the racing pair is $second after $first on $object (got: $pair)"
+	fi
+	local i good=0 rrc
+	for i in $(seq 10); do
+		rrc=0
+		sc replay --json "$out" >"$SC_TMP/r.json" 2>"$SC_TMP/r.err" || rrc=$?
+		if [ "$rrc" -eq 1 ] &&
+		   [ "$(json_get "$SC_TMP/r.json" 'd["reproduced"]')" = true ]; then
+			good=$((good + 1))
+		else
+			tap_diag "replay $i: exit $rrc: $(tail -1 "$SC_TMP/r.err")"
+		fi
+	done
+	tap_is "$good" 10 "$name ($gran): the minimised trace replays and fails 10 times out of 10"
+}
+
+check check_then_act sync 'check_then_act\.c:27' 'check_then_act\.c:23' account_lock
+check order_violation sync 'order_violation\.c:62' 'order_violation\.c:46' config_lock
+check racy_counter mem 'racy_counter\.c:22' 'racy_counter\.c:22' counter
+check torn_pair mem 'torn_pair\.c:(24|32)' 'torn_pair\.c:(24|32)' '(first|second)'
+
+# Bad input.
+json=$SC_TMP/pass.json
+sc launch --json -n 1 --seed 1 -- "$(sc_target racy_counter)" 1 \
+	</dev/null >"$json" 2>/dev/null
+pass_trace=$(ls "$(json_get "$json" 'd["out_dir"]')"/run-*.sctrace 2>/dev/null | head -1)
+rc=0
+sc minimize "$pass_trace" >/dev/null 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err")" "2 1" \
+	"a passing trace: exit 2 and one line of error"
+grep -q "did not fail" "$SC_TMP/err" || tap_diag_file "$SC_TMP/err" 3
+rc=0
+sc minimize "$SC_TMP/no-such.sctrace" >/dev/null 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
+	"a missing trace: exit 3 and one line of error"
+rc=0
+sc minimize >/dev/null 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc" 2 "no trace: exit 2"
+
+sc_check_no_leftovers
+tap_done
