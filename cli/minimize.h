@@ -14,7 +14,7 @@ struct minimize_side {
 	uint32_t thread;
 	uint64_t step;
 	const char *kind;               /* event kind name */
-	char verb[24];                  /* "writes" / "read" ... */
+	char verb[40];                  /* "writes" / "read" ... */
 	uint64_t object;
 	char object_name[160];          /* a variable, or 0x... */
 	char location[512];             /* file:line, module+0x..., 0x... */

@@ -115,8 +115,19 @@ static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
 	memset(&s, 0, sizeof(s));
 	out->location[0] = out->function[0] = '\0';
 	/* A library call: the caller's line (the return address is just
-	 * past the call instruction). */
+	 * past the call instruction).  A futex inside one (a condition
+	 * wait's): the call it is part of, the thread's last one. */
 	uint64_t pc = e->call_site ? e->call_site - 1 : e->pc;
+	if (!e->call_site &&
+	    (sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) != 0 ||
+	     !s.has_line)) {
+		for (const struct sc_trace_event *p = e; p-- > t->events;)
+			if (p->thread == e->thread && p->call_site) {
+				pc = p->call_site - 1;
+				break;
+			}
+	}
+	memset(&s, 0, sizeof(s));
 	if (sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) == 0) {
 		snprintf(out->location, sizeof(out->location), "%s",
 			 s.location ? s.location : "?");
