@@ -129,8 +129,10 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
 			sc_mem_write(t->proc, bp->addr, &INT3, 1);
 			sc_regs_fetch(t);
 			sc_note_fault(e, t, WSTOPSIG(status));
-			t->pending_signal = WSTOPSIG(status);
 			t->stop = STOP_EVENT;
+			/* replay --gdb: kept here, before the instruction. */
+			if (!sc_hand_over_at_fault(e, t))
+				t->pending_signal = WSTOPSIG(status);
 			return 0;
 		}
 		if (c == WS_SIGNAL) {

@@ -23,6 +23,7 @@ bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t)
 	e->main_status = e->fault_signal;
 	sc_verdict_from_status(e);
 	t->pending_signal = 0;
+	t->held = true;
 	t->state = TH_READY;
 	if (e->running == t)
 		e->running = NULL;

@@ -115,6 +115,9 @@ struct sc_thread {
 	struct user_regs_struct regs;   /* valid while stopped */
 	bool regs_dirty;                /* must PTRACE_SETREGS before resuming */
 	int pending_signal;             /* deliver on the next resume */
+	/* Kept stopped at its fault for a debugger (hand_over.c): resuming
+	 * it is a no-op from then on. */
+	bool held;
 
 	/* Completion of a modelled syscall, applied when the thread resumes:
 	 * skip the syscall and return ret. */

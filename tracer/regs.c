@@ -29,6 +29,8 @@ int sc_regs_flush(struct sc_thread *t)
  * syscall skip and delivering a pending signal. */
 int sc_resume(struct sc_thread *t, int request)
 {
+	if (t->held)
+		return 0;
 	if (t->skip_syscall) {
 		/* orig_rax = -1 makes the kernel skip the syscall after the
 		 * seccomp stop; rax is what the caller sees. */

@@ -3,7 +3,8 @@
 # failure and hands the stopped process to gdb: under gdb's batch mode
 # (`-batch -ex 'thread apply all bt'`) the failing thread of an assert is
 # shown at the failing line, and every blocked thread of a deadlock at
-# its lock; --stop-at STEP stops before that step; the process is killed
+# its lock, and the faulting thread of a crash at mem granularity at its
+# line; --stop-at STEP stops before that step; the process is killed
 # once gdb (or the user) is done, and a run that does not fail has
 # nothing to hand over.
 set -u
@@ -54,6 +55,7 @@ tap_is "$(left check_then_act)" 0 \
 
 # A deadlock: both threads at their locks.
 trace=$(first_trace abba_deadlock pos)
+dl_trace=$trace
 rc=0
 sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
 	>"$SC_TMP/dl.out" 2>&1 || rc=$?
@@ -62,6 +64,26 @@ got=$(grep -Eo 'in (a_then_b|b_then_a) \(arg=[^)]*\) at [^ ]*abba_deadlock\.c:[0
 	"$SC_TMP/dl.out" | sed -E 's/ \(arg=[^)]*\)//; s| at .*/| at |' | sort | tr '\n' ';')
 tap_is "$got" "in a_then_b at abba_deadlock.c:22;in b_then_a at abba_deadlock.c:33;" \
 	"abba_deadlock: gdb shows each blocked thread at its lock"
+
+# A crash at mem granularity: the faulting load is a scheduling point,
+# stepped (or emulated) by the engine; the thread is handed over before
+# it, at its line.
+sc launch --json -n 300 --seed 1 --granularity mem \
+	-- "$(sc_target crash_null)" </dev/null >"$SC_TMP/cn.json" 2>/dev/null
+trace=$(json_get "$SC_TMP/cn.json" 'd["bugs"][0]["trace"]')
+rc=0
+sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
+	>"$SC_TMP/cn.out" 2>&1 || rc=$?
+tap_is "$rc" 1 "crash_null (mem): replay --gdb reproduces the crash (exit 1)"
+if grep -Eq 'in logger \(arg=[^)]*\) at .*crash_null\.c:32' "$SC_TMP/cn.out"; then
+	tap_ok "crash_null (mem): gdb shows the faulting thread at crash_null.c:32"
+else
+	tap_not_ok "crash_null (mem): gdb shows the faulting thread at crash_null.c:32"
+	tap_diag_file "$SC_TMP/cn.out" 20
+fi
+tap_is "$(left crash_null)" 0 \
+	"crash_null (mem): the process is gone once gdb has exited"
+trace=$dl_trace
 
 # --stop-at: before a chosen step, without gdb (stdin at EOF ends it).
 rc=0
