@@ -33,6 +33,8 @@ struct guide_ctx {
 	size_t ncounts;
 	bool have_last, alone;
 	uint32_t last;
+	struct sc_spin_watch spin;
+	bool last_spins;                /* repeats its event (learn.h) */
 	uint32_t preemptions;
 	char *taken;                    /* "T.n>U ..." of the preemptions */
 	size_t taken_len, taken_cap;
@@ -81,6 +83,22 @@ static void note_preemption(struct guide_ctx *c, uint32_t t, uint32_t n,
 	c->taken_len += (size_t)len;
 }
 
+/* The enabled thread with the lowest id but `except`; -1: none. */
+static int lowest_enabled(const struct sc_sched_view *view, uint32_t except)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < view->nenabled; i++) {
+		uint32_t e = view->enabled[i];
+		if (view->threads[e].thread == except)
+			continue;
+		if (best < 0 || view->threads[e].thread <
+				view->threads[best].thread)
+			best = (int)e;
+	}
+	return best;
+}
+
 static int guide_pick(void *ctx, const struct sc_sched_view *view)
 {
 	struct guide_ctx *c = ctx;
@@ -103,18 +121,22 @@ static int guide_pick(void *ctx, const struct sc_sched_view *view)
 		}
 	}
 	if (last >= 0) {
-		uint16_t k = view->threads[last].next.kind;
+		const struct sc_event *next = &view->threads[last].next;
+		/* A spin waits for the others: like a block, they run
+		 * (the lowest enabled one), and it is no preemption. */
+		bool spin = c->last_spins ||
+			    (next->kind == SC_EV_PREEMPT &&
+			     (next->preempt_flags & SC_PREEMPT_SPIN));
+		int other = spin ? lowest_enabled(view, c->last) : -1;
+		if (other >= 0)
+			return other;
 		/* Timing stopped it, not its program: it simply goes on. */
-		if (k == SC_EV_PREEMPT || k == SC_EV_SYSCALL_RETURN)
+		if (next->kind == SC_EV_PREEMPT ||
+		    next->kind == SC_EV_SYSCALL_RETURN)
 			return SC_PICK_GO_ON(last);
 		return last;
 	}
-	uint32_t best = view->enabled[0];
-	for (size_t i = 1; i < view->nenabled; i++)
-		if (view->threads[view->enabled[i]].thread <
-		    view->threads[best].thread)
-			best = view->enabled[i];
-	return (int)best;
+	return lowest_enabled(view, UINT32_MAX);
 }
 
 static size_t guide_pick_wake(void *ctx, const struct sc_event *waker,
@@ -156,6 +178,7 @@ static void guide_executed(void *ctx, const struct sc_event *ev)
 
 	c->have_last = true;
 	c->last = ev->thread;
+	c->last_spins = sc_spin_watch_event(&c->spin, ev);
 	if (!sc_guide_counts(ev->kind))
 		return;
 	if (ev->thread >= c->ncounts) {

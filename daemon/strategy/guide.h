@@ -11,8 +11,8 @@
  * n (counted the same way) releases waiters A and B.
  *
  * Where no switch applies, the run is not preemptive: the thread that ran
- * last goes on while it can; when it cannot, the lowest enabled thread
- * runs.  A switch whose U is not enabled is skipped.  So every list is a
+ * last goes on while it can; when it cannot (or it spins, waiting for
+ * the others), the lowest enabled thread runs.  A switch whose U is not enabled is skipped.  So every list is a
  * valid schedule, and the guide never diverges: minimize removes
  * switches and looks at whether the run still fails.
  */

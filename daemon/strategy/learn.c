@@ -137,6 +137,20 @@ void sc_run_stats_end(const struct sc_run_stats *rs,
 	s->runs++;
 }
 
+bool sc_spin_watch_event(struct sc_spin_watch *w, const struct sc_event *ev)
+{
+	if (ev->thread == w->thread && ev->kind == w->kind &&
+	    ev->pc == w->pc && ev->object == w->object) {
+		if (w->repeats < UINT32_MAX)
+			w->repeats++;
+	} else {
+		*w = (struct sc_spin_watch){ .thread = ev->thread,
+			.kind = ev->kind, .pc = ev->pc, .object = ev->object,
+			.repeats = 1 };
+	}
+	return ev->pc && w->repeats >= SC_SPIN_REPEATS;
+}
+
 bool sc_event_is_spin(uint16_t kind)
 {
 	return kind == SC_EV_YIELD || kind == SC_EV_SLEEP ||

@@ -69,6 +69,23 @@ void sc_run_stats_pick(struct sc_run_stats *rs, struct sc_strategy_session *s,
  * not counted. */
 void sc_run_stats_executed(struct sc_run_stats *rs, struct sc_learn *l,
 			   const struct sc_event *ev);
+/* A thread that does the same event (kind, pc, object) this many times in
+ * a row spins: at mem granularity (or with --atomics) a busy-wait loop is
+ * a run of identical reads or compare-and-swaps, and a strategy that lets
+ * the last thread go on would wait forever for a thread it never runs. */
+#define SC_SPIN_REPEATS 8
+
+struct sc_spin_watch {
+	uint32_t thread;
+	uint16_t kind;
+	uint64_t pc, object;
+	uint32_t repeats;
+};
+
+/* After each event: true while ev's thread is repeating its event
+ * (SC_SPIN_REPEATS or more times).  Zero the watch at create(). */
+bool sc_spin_watch_event(struct sc_spin_watch *w, const struct sc_event *ev);
+
 /* At destroy(): fold the per-thread event counts into s and count the
  * run (s may be NULL). */
 void sc_run_stats_end(const struct sc_run_stats *rs,

@@ -16,7 +16,8 @@
  * object (not 0, touched by more than one thread earlier in this run or
  * in an earlier run of the session).  Elsewhere the thread that ran last
  * keeps running (unless it is not enabled, or it spins: a yield, sleep or
- * preempt lets the others run).  Interleaving only where threads
+ * preempt, or the same read or compare-and-swap again and again, lets the
+ * others run).  Interleaving only where threads
  * interact keeps the uniformity where it matters.
  * Futex wakes release a uniform subset of the waiters.
  */
@@ -42,6 +43,7 @@ struct urw_ctx {
 	struct sc_run_stats stats;
 	uint32_t last;              /* thread picked last, UINT32_MAX: none */
 	bool last_spun;
+	struct sc_spin_watch spin;
 };
 
 uint64_t sc_urw_weight(const struct sc_policy *p, uint32_t thread)
@@ -106,8 +108,9 @@ static void urw_executed(void *ctx, const struct sc_event *ev)
 	struct urw_ctx *c = ctx;
 
 	sc_run_stats_executed(&c->stats, c->learn, ev);
+	bool repeating = sc_spin_watch_event(&c->spin, ev);
 	if (ev->thread == c->last)
-		c->last_spun = sc_event_is_spin(ev->kind);
+		c->last_spun = sc_event_is_spin(ev->kind) || repeating;
 }
 
 static int create(const char *name, bool selective, const char *params,
