@@ -83,6 +83,7 @@ void sc_bp_clear(struct sc_process *p)
 	p->nbps = 0;
 	p->entry_bp = 0;
 	p->libc_ready = false;
+	sc_code_forget(p);
 }
 
 static bool fault_of_instruction(int sig)

@@ -97,7 +97,8 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 	uint64_t cpu, used, left;
 
 	t->next_check_us = now + t->slice_us;
-	if (t->interrupt_pending || t->probe == PROBE_HITS ||
+	if (t->interrupt_pending ||
+	    (t->probe == PROBE_HITS && !t->probe_at_caller) ||
 	    t->probe == PROBE_REPLAY_SCAN || now < t->own_syscall_until_us)
 		return;
 	cpu = sc_process_cpu_ns(t->proc->pid);
@@ -123,6 +124,10 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 	if (used < t->slice_budget_ns) {
 		left = (t->slice_budget_ns - used) / 1000u;
 		t->next_check_us = now + (left < 50 ? 50 : left);
+		return;
+	}
+	if (t->probe_at_caller) {
+		sc_preempt_caller_expired(t);
 		return;
 	}
 	sc_preempt_probe_begin(t, t->probe == PROBE_NONE ? PROBE_INTERRUPTED

@@ -102,7 +102,21 @@ struct sc_process {
 				 * are no longer scheduled */
 	bool syscall_stops;     /* attached: no seccomp filter, resume with
 				 * PTRACE_SYSCALL and classify entry stops */
+	/* Its executable mappings, own code or a system library's
+	 * (code_ranges.c; read again when a pc is in none of them). */
+	struct sc_code_range *code;
+	size_t ncode;
 };
+
+struct sc_code_range {
+	uint64_t start, end;
+	bool own;               /* not a shared object of the system */
+};
+
+/* Whether pc is in the program's own code (code_ranges.c). */
+bool sc_code_is_own(struct sc_process *p, uint64_t pc);
+/* Forget the mappings (exec, exit). */
+void sc_code_forget(struct sc_process *p);
 
 struct sc_thread {
 	pid_t tid;
@@ -160,6 +174,10 @@ struct sc_thread {
 	enum sc_probe probe;
 	uint64_t probe_pc;              /* the probe breakpoint */
 	bool probe_bp_planted;
+	/* Interrupted inside a system library: the probe is at the return
+	 * address in the program's own code (preempt.c); probe_in_library:
+	 * that found nothing for long, the probe is at the pc itself. */
+	bool probe_at_caller, probe_in_library;
 	size_t nprobe_hashes;
 	uint64_t probe_hashes[64];      /* states seen at probe_pc */
 	uint64_t preempt_regs[SC_PREEMPT_REGS]; /* of a budget preemption */
@@ -403,6 +421,9 @@ struct sc_frame {
  * frames, innermost first; returns how many (0: cannot). */
 size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 		       size_t max);
+/* Where t, stopped inside a system library, returns to in the program's
+ * own code (the innermost such frame); false when it has none. */
+bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc);
 /* Frames kept of a stack in a report: deeper ones are the runtime's. */
 #define SC_STACK_FRAMES 24
 /* Append frames to buf (NUL-terminated, len bytes in all) as lines
@@ -512,6 +533,9 @@ void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t);
 void sc_preempt_probe_begin(struct sc_thread *t, enum sc_probe why);
 void sc_preempt_replay_arm(struct sc_engine *e, struct sc_thread *t);
 void sc_preempt_cancel(struct sc_thread *t);
+/* The probe at a library call's return address waited too long: probe
+ * inside the library, at the pc (preempt.c). */
+void sc_preempt_caller_expired(struct sc_thread *t);
 /* A hit of a thread's probe breakpoint (rip rewound to it): true when
  * handled. */
 bool sc_preempt_on_breakpoint(struct sc_engine *e, struct sc_thread *t,

@@ -38,6 +38,9 @@
 
 /* Hits of P looked at before a computation is called one. */
 #define PROBE_HITS 64
+/* CPU time, in slices, a probe at a library call's return address waits
+ * for a hit before it probes inside the library instead. */
+#define CALLER_SLICES 25
 /* A computation is preempted after this many slices of CPU time: only a
  * loop that waits for another thread without a state that repeats (it
  * counts while it waits) needs it, and replaying such a point is slow
@@ -150,6 +153,18 @@ void sc_preempt_cancel(struct sc_thread *t)
 	sc_preempt_remove_bp(t);
 	t->probe = PROBE_NONE;
 	t->nprobe_hashes = 0;
+	t->probe_at_caller = false;
+	t->probe_in_library = false;
+}
+
+void sc_preempt_caller_expired(struct sc_thread *t)
+{
+	sc_preempt_remove_bp(t);
+	t->probe = PROBE_NONE;
+	t->nprobe_hashes = 0;
+	t->probe_at_caller = false;
+	t->probe_in_library = true;
+	sc_preempt_probe_begin(t, PROBE_INTERRUPTED);
 }
 
 int sc_preempt_plant_bp(struct sc_thread *t, uint64_t pc)
@@ -178,6 +193,8 @@ void sc_preempt_here(struct sc_engine *e, struct sc_thread *t,
 	uint64_t cpu = sc_preempt_cpu_used(t);
 
 	sc_preempt_remove_bp(t);
+	t->probe_at_caller = false;
+	t->probe_in_library = false;
 	t->probe = PROBE_NONE;
 	t->nprobe_hashes = 0;
 	t->stop = STOP_EVENT;
@@ -229,6 +246,31 @@ static void asleep_in_kernel(struct sc_engine *e, struct sc_thread *t)
 	sc_resume(t, PTRACE_SYSCALL);
 }
 
+/* Interrupted inside a system library (memset, a compression library):
+ * a state that repeats there says little (memset called again and again
+ * with the same arguments by a loop whose counter is in memory), and
+ * whether the slice expired there at all depends on timing.  A spin is a
+ * loop of the program: the probe goes on the return address in its own
+ * code.  If that is not reached for CALLER_SLICES slices (a library that
+ * spins or computes for long by itself), the probe is taken at the pc
+ * after all. */
+static bool probe_caller(struct sc_thread *t)
+{
+	uint64_t caller;
+
+	if (t->probe_in_library || sc_code_is_own(t->proc, t->regs.rip) ||
+	    !sc_stack_own_caller(t, &caller) ||
+	    sc_preempt_plant_bp(t, caller) < 0)
+		return false;
+	t->probe = PROBE_HITS;
+	t->probe_at_caller = true;
+	t->nprobe_hashes = 0;
+	t->slice_budget_ns = sc_preempt_cpu_used(t) +
+			     (uint64_t)CALLER_SLICES * t->slice_us * 1000u;
+	sc_resume(t, PTRACE_CONT);
+	return true;
+}
+
 /* t stopped for the interrupt of the probe: put the breakpoint on its
  * pc and look at the next hits. */
 static void probe_interrupted(struct sc_engine *e, struct sc_thread *t)
@@ -239,6 +281,8 @@ static void probe_interrupted(struct sc_engine *e, struct sc_thread *t)
 		asleep_in_kernel(e, t);
 		return;
 	}
+	if (probe_caller(t))
+		return;
 	if (sc_preempt_plant_bp(t, t->regs.rip) < 0) {
 		/* Asleep in a system call the filter does not trap, or right
 		 * before an event of its own: nothing to preempt. */
@@ -273,6 +317,7 @@ static void probe_hit(struct sc_engine *e, struct sc_thread *t)
 	sc_preempt_remove_bp(t);
 	t->probe = PROBE_NONE;
 	t->nprobe_hashes = 0;
+	t->probe_at_caller = false;
 	t->slice_budget_ns = used * 2 > budget ? budget : used * 2;
 	t->next_check_us = sc_now_us() + t->slice_us;
 	sc_preempt_go_on(e, t);

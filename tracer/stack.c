@@ -61,6 +61,33 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 	return n;
 }
 
+bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc)
+{
+	unw_addr_space_t as = unw_create_addr_space(&_UPT_accessors, 0);
+	void *upt = as ? _UPT_create(t->tid) : NULL;
+	unw_cursor_t cursor;
+	bool found = false;
+
+	if (upt && unw_init_remote(&cursor, as, upt) == 0) {
+		for (int n = 0; n < SC_STACK_FRAMES && unw_step(&cursor) > 0; n++) {
+			unw_word_t ip;
+			if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || !ip)
+				break;
+			/* A return address: the call is just before it. */
+			if (sc_code_is_own(t->proc, (uint64_t)ip - 1)) {
+				*pc = (uint64_t)ip;
+				found = true;
+				break;
+			}
+		}
+	}
+	if (upt)
+		_UPT_destroy(upt);
+	if (as)
+		unw_destroy_addr_space(as);
+	return found;
+}
+
 const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 					  size_t n)
 {

@@ -99,6 +99,7 @@ void sc_process_remove(struct sc_engine *e, struct sc_process *p)
 	}
 	sc_mem_close(p);
 	free(p->bps);
+	sc_code_forget(p);
 	free(p);
 }
 
