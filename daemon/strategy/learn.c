@@ -148,7 +148,10 @@ bool sc_spin_watch_event(struct sc_spin_watch *w, const struct sc_event *ev)
 			.kind = ev->kind, .pc = ev->pc, .object = ev->object,
 			.repeats = 1 };
 	}
-	return ev->pc && w->repeats >= SC_SPIN_REPEATS;
+	/* Loads (a flag) or compare-and-swaps (a lock) wait for others;
+	 * a run of the same lock call is a program's own business. */
+	return ev->pc && w->repeats >= SC_SPIN_REPEATS &&
+	       (ev->kind == SC_EV_MEM_READ || ev->kind == SC_EV_MEM_RMW);
 }
 
 bool sc_event_is_spin(uint16_t kind)

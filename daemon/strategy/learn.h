@@ -69,10 +69,11 @@ void sc_run_stats_pick(struct sc_run_stats *rs, struct sc_strategy_session *s,
  * not counted. */
 void sc_run_stats_executed(struct sc_run_stats *rs, struct sc_learn *l,
 			   const struct sc_event *ev);
-/* A thread that does the same event (kind, pc, object) this many times in
- * a row spins: at mem granularity (or with --atomics) a busy-wait loop is
- * a run of identical reads or compare-and-swaps, and a strategy that lets
- * the last thread go on would wait forever for a thread it never runs. */
+/* A thread that does the same read or read-modify-write (kind, pc,
+ * object) this many times in a row spins: at mem granularity (or with
+ * --atomics) a busy-wait loop is a run of identical loads or
+ * compare-and-swaps, and a strategy that lets the last thread go on
+ * would wait forever for a thread it never runs. */
 #define SC_SPIN_REPEATS 8
 
 struct sc_spin_watch {

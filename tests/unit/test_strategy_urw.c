@@ -107,10 +107,38 @@ static void test_surw(void)
 	destroy_policy("surw", &p);
 }
 
+/* A run of identical loads or compare-and-swaps is a spin; anything else
+ * in between, or another pc, object or thread, starts the count again;
+ * other kinds never spin. */
+static void test_spin_watch(void)
+{
+	struct sc_spin_watch w = { 0 };
+	struct sc_event read = { .thread = 1, .kind = SC_EV_MEM_READ,
+				 .pc = 0x401000, .object = 0x4040 };
+	struct sc_event lock = { .thread = 1, .kind = SC_EV_MUTEX_LOCK,
+				 .pc = 0x401100, .object = 0x4080 };
+	int first = -1;
+
+	for (int k = 1; k <= 12 && first < 0; k++)
+		if (sc_spin_watch_event(&w, &read))
+			first = k;
+	is_int(first, SC_SPIN_REPEATS, "the 8th identical load in a row is a spin");
+	ok(!sc_spin_watch_event(&w, &lock), "a lock in between ends it");
+	ok(!sc_spin_watch_event(&w, &read), "and the count starts again");
+	read.thread = 2;
+	ok(!sc_spin_watch_event(&w, &read), "another thread's load is not the same");
+	memset(&w, 0, sizeof(w));
+	bool spun = false;
+	for (int k = 0; k < 20; k++)
+		spun |= sc_spin_watch_event(&w, &lock);
+	ok(!spun, "20 identical lock calls are not a spin");
+}
+
 int main(void)
 {
 	test_determinism();
 	test_weights();
 	test_surw();
+	test_spin_watch();
 	return done_testing();
 }
