@@ -13,20 +13,45 @@
 #define RUST_PANIC_STATUS 101
 #define HEAD_BYTES (64 * 1024)
 
+/* In "thread 'NAME' panicked at " or, since Rust 1.88 or so, "thread
+ * 'NAME' (TID) panicked at ": where NAME ends (its closing quote), and
+ * *rest where the location or message begins; NULL when not a panic. */
+static const char *panic_head(const char *name, const char **rest)
+{
+	static const char mid[] = " panicked at ";
+
+	for (const char *at = strstr(name, mid); at; at = strstr(at + 1, mid)) {
+		const char *q = at;
+
+		if (q > name && q[-1] == ')') {   /* " (TID)" */
+			const char *open = q - 1;
+			while (open > name && open[-1] >= '0' && open[-1] <= '9')
+				open--;
+			if (open - 2 >= name && open[-1] == '(' &&
+			    open[-2] == ' ' && open < q - 1)
+				q = open - 2;
+		}
+		if (q > name && q[-1] == '\'') {
+			*rest = at + sizeof(mid) - 1;
+			return q - 1;
+		}
+	}
+	return NULL;
+}
+
 bool sc_parse_panic(const char *line, const char *next, char *msg,
 		    size_t msglen, char *loc, size_t loclen)
 {
-	static const char pre[] = "thread '", mid[] = "' panicked at ";
+	static const char pre[] = "thread '";
 	const char *name, *at, *rest, *comma;
 	size_t len = strlen(line);
 
 	if (strncmp(line, pre, sizeof(pre) - 1) != 0)
 		return false;
 	name = line + sizeof(pre) - 1;
-	at = strstr(name, mid);
+	at = panic_head(name, &rest);
 	if (!at)
 		return false;
-	rest = at + sizeof(mid) - 1;
 	if (*rest == '\'') {
 		/* 'MESSAGE', FILE:LINE:COL */
 		comma = strstr(rest + 1, "', ");

@@ -452,6 +452,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.stdin_file = L->stdin_path[0] ? SC_STDIN_NAME : NULL,
 			.stdin_size = L->stdin_size,
 			.atomics = pt.atomics,
+			.seeded_random = controlled,
 			.own_libraries = pt.own_libraries,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
@@ -500,6 +501,8 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.instrument_modules = (const char *const *)L->modules,
 			.instrument_sources = (const char *const *)L->sources,
 			.follow_forks = L->follow_forks,
+			.seeded_random = controlled,
+			.random_seed = seed,
 			.stdin_fd = infd,
 			.stdout_fd = outfd,
 			.stderr_fd = errfd,
@@ -870,7 +873,10 @@ static void send_summary(struct launch *L, double wall)
 	s.bugs = L->bugs;
 	s.out_dir = L->session.dir;
 	s.has_exit_code = 1;
-	s.exit_code = L->fatal[0] ? 3 : L->failing ? 1 : 0;
+	/* Bugs found come first: a session stopped (schedctl stop, a
+	 * shutdown) or broken after finding some still tells a CI script
+	 * that the program has a bug; the error is printed beside. */
+	s.exit_code = L->failing ? 1 : L->fatal[0] ? 3 : 0;
 	learnt_from_pilot(L);
 	if (L->strategy->bound && L->strategy->bound(L->params, &L->learnt, &b)) {
 		pb.has_depth = pb.has_threads = pb.has_points = 1;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -263,6 +264,20 @@ static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 		sc_dispatch(e, pid, status);   /* same view for the same schedule */
 }
 
+/* Do processes a and b run the same executable file?  (A GoogleTest
+ * death test re-executes its own binary, whose deaths are expected.) */
+static bool same_executable(pid_t a, pid_t b)
+{
+	char pa[64], pb[64];
+	struct stat sa, sb;
+
+	snprintf(pa, sizeof(pa), "/proc/%d/exe", (int)a);
+	snprintf(pb, sizeof(pb), "/proc/%d/exe", (int)b);
+	if (stat(pa, &sa) < 0 || stat(pb, &sb) < 0)
+		return false;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static void on_exec(struct sc_engine *e, struct sc_thread *t)
 {
 	struct sc_process *p = t->proc;
@@ -288,6 +303,8 @@ static void on_exec(struct sc_engine *e, struct sc_thread *t)
 	}
 	sc_bp_clear(p);
 	sc_mem_open(p);
+	if (p != e->main_proc)
+		p->runs_other_program = !same_executable(p->pid, e->main_pid);
 	if (p->controlled) {
 		uint64_t entry = sc_auxv_entry(p->pid);
 		if (entry && sc_bp_add(p, entry, SC_EV_NONE, SC_ACC_NONE,
@@ -319,6 +336,14 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 		e->main_done = true;
 		e->main_status = status;
 	}
+	/* A test binary that a script started crashed: that is the bug,
+	 * whatever the script makes of it (`./test; echo $?`).  A child
+	 * of the program's own (fork without exec, a death test) may be
+	 * meant to die. */
+	if (leader && p != e->main_proc && p->controlled &&
+	    p->runs_other_program && WIFSIGNALED(status) &&
+	    is_fatal_signal(WTERMSIG(status)) && !e->child_crash_status)
+		e->child_crash_status = status;
 	if (leader && p != e->main_proc && !sc_process_has_threads(e, p))
 		sc_process_remove(e, p);
 }
@@ -441,6 +466,8 @@ static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 		return;
 	}
 	sc_regs_fetch(t);
+	if (sc_random_syscall(e, t))
+		return;   /* completed here: not a scheduling point */
 	t->stop = STOP_SECCOMP;
 	sc_syscall_event(e, t);
 	sc_become_ready(e, t);

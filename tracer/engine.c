@@ -226,6 +226,12 @@ void sc_verdict_from_status(struct sc_engine *e)
 	struct sc_run_result *r = e->res;
 	int st = e->main_status;
 
+	/* A followed child's crash is the bug unless the main process
+	 * crashed itself (a script that passes the failure on exits
+	 * non-zero: the crash says more). */
+	if (e->child_crash_status && !WIFSIGNALED(st))
+		st = e->child_crash_status;
+
 	if (WIFEXITED(st)) {
 		r->exit_status = WEXITSTATUS(st);
 		if (r->exit_status == 0) {

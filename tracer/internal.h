@@ -102,6 +102,9 @@ struct sc_process {
 				 * are no longer scheduled */
 	bool syscall_stops;     /* attached: no seccomp filter, resume with
 				 * PTRACE_SYSCALL and classify entry stops */
+	/* A child that exec'd a program other than the main one (a test
+	 * binary started by a script): its crash is the run's bug. */
+	bool runs_other_program;
 	/* Its executable mappings, own code or a system library's
 	 * (code_ranges.c; read again when a pc is in none of them). */
 	struct sc_code_range *code;
@@ -225,6 +228,7 @@ struct sc_engine {
 	uint64_t step;
 	uint64_t wait_seq;
 	uint64_t pending_ctid;          /* from the clone being executed */
+	uint64_t random_drawn;          /* words of seeded randomness given */
 
 	/* Deferred statuses: a new thread's first stop seen before its
 	 * parent's clone event, or a death seen while single-stepping. */
@@ -252,6 +256,10 @@ struct sc_engine {
 	char fault_where[1024];
 	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
 	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */
+	/* The wait status of a followed child process that ran another
+	 * program and died of a crash signal (0: none): the run's bug when
+	 * the main process reports none of its own. */
+	int child_crash_status;
 	bool hand_over_now;                /* sc_run hands the process over */
 
 	/* Tracer and target share one CPU (cfg->cpu); a replay's free run
@@ -297,6 +305,11 @@ int sc_mem_write(struct sc_process *p, uint64_t addr, const void *buf, size_t le
 
 /* ---- regs.c ---- */
 int sc_regs_fetch(struct sc_thread *t);
+
+/* random.c: t stopped at getrandom(2), or at a read of /dev/urandom or
+ * /dev/random: complete it with the run's seeded bytes (when
+ * cfg->seeded_random) and resume t.  False for any other syscall. */
+bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
 int sc_regs_flush(struct sc_thread *t);
 int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
 

@@ -24,6 +24,8 @@ static const int trapped[] = {
 	/* a signal to a thread wakes it from a wait in the kernel
 	 * (pthread_kill to a thread in sigwait: pbzip2's signal thread) */
 	SYS_tgkill, SYS_tkill,
+	/* randomness: seeded in controlled runs (random.c) */
+	SYS_getrandom,
 	/* may block: released to the kernel */
 	SYS_read, SYS_readv, SYS_write, SYS_writev, SYS_pread64, SYS_pwrite64,
 	SYS_recvfrom, SYS_recvmsg, SYS_recvmmsg, SYS_sendto, SYS_sendmsg,

@@ -267,6 +267,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.granularity = (char *)hdr->granularity;
 	h.has_atomics = hdr->atomics;
 	h.atomics = hdr->atomics;
+	h.has_seeded_random = hdr->seeded_random;
+	h.seeded_random = hdr->seeded_random;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

@@ -104,6 +104,18 @@ static int parse(const char *params, enum noise_kind *kind, double *p,
 	return 0;
 }
 
+/* The location of an event for noise best.  Where a time slice stops a
+ * thread (a preempt event) depends on timing, within a loop: its pc
+ * would decide whether noise is drawn, and so shift every later draw of
+ * the seed's stream.  The pc of a syscall's return likewise says nothing
+ * about a location.  Both count as one location of their own. */
+static uint64_t event_location(const struct sc_event *ev)
+{
+	if (ev->kind == SC_EV_PREEMPT || ev->kind == SC_EV_SYSCALL_RETURN)
+		return 0;
+	return ev->pc;
+}
+
 /* The probability of noise before the current thread's event at pc. */
 static double noise_p(const struct noise_ctx *c, uint64_t pc)
 {
@@ -149,7 +161,7 @@ static int noise_pick(void *ctx, const struct sc_sched_view *view)
 	else if (c->last_spun)
 		pick = uniform_other(c, view, cur);
 	else {
-		double p = noise_p(c, view->threads[cur].next.pc);
+		double p = noise_p(c, event_location(&view->threads[cur].next));
 
 		pick = cur;
 		if (p > 0 && sc_unit_double(sc_rng_next(&c->rng)) < p) {

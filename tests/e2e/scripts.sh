@@ -2,7 +2,10 @@
 # scripts.sh: a "#!" script is run through its interpreter (as the kernel
 # does) with --follow-forks implied, said on one line of stderr: a
 # /bin/sh script that runs a buggy target as a child finds the bug and
-# its replay reproduces it; a script that execs the target does too; a
+# its replay reproduces it, reported as the child's own assertion (not
+# as the shell's exit status); a script that ignores its child's crash
+# (`./test; echo rc=$?`) still has the crash reported, with the child's
+# location; a script that execs the target does too; a
 # "#!/usr/bin/env bash" script gets its arguments and passes; a missing
 # interpreter, or one env cannot find, is a one-line error with exit 3.
 set -u
@@ -11,9 +14,12 @@ set -u
 sc_setup
 
 cta=$(sc_target check_then_act)
+crash=$(sc_target crash_null)
 
 # A child: sh forks, the target asserts, sh exits with its status.
 printf '#!/bin/sh\n%s\n' "$cta" >"$SC_BIN/child.sh"
+# A script that goes on after its child crashed, and exits 0.
+printf '#!/bin/sh\n%s\necho "rc=$?"\n' "$crash" >"$SC_BIN/ignore.sh"
 # An exec: the script's process becomes the target.
 printf '#!/bin/sh\nexec %s "$@"\n' "$cta" >"$SC_BIN/exec.sh"
 # env and arguments: fails unless both arguments arrive in order.
@@ -30,7 +36,16 @@ rc=$(sc_launch_json "$SC_TMP/child.json" -n 200 --seed 1 -- "$SC_BIN/child.sh")
 tap_is "$rc" 1 "a #!/bin/sh script running check_then_act as a child: bug found"
 tap_is "$(grep -c 'script run by /bin/sh; following its child processes (--follow-forks)' \
 	"$SC_TMP/child.json.err")" 1 "one line on stderr says --follow-forks is implied"
-sc_check_replay "child script" "$SC_TMP/child.json" exit
+tap_is "$(json_get "$SC_TMP/child.json" 'd["bugs"][0]["kind"]')" assert \
+	"the child's assertion is the bug, not the shell's exit status"
+sc_check_replay "child script" "$SC_TMP/child.json" assert
+
+rc=$(sc_launch_json "$SC_TMP/ignore.json" -n 200 --seed 1 -- "$SC_BIN/ignore.sh")
+tap_is "$rc $(json_get "$SC_TMP/ignore.json" 'd["bugs"][0]["kind"]')" "1 crash" \
+	"a script that ignores its child's crash: the crash is found"
+tap_check "the crash is located in crash_null.c" grep -q "crash_null.c:" \
+	"$SC_TMP/ignore.json"
+sc_check_replay "ignoring script" "$SC_TMP/ignore.json" crash
 
 rc=$(sc_launch_json "$SC_TMP/exec.json" -n 200 --seed 1 -- "$SC_BIN/exec.sh")
 tap_is "$rc $(json_get "$SC_TMP/exec.json" 'd["bugs"][0]["kind"]')" "1 assert" \

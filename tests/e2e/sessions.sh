@@ -166,5 +166,26 @@ sc stop "$id3" --json >/dev/null 2>"$SC_TMP/stop2.err" || rc=$?
 tap_is "$rc" 2 "stopping a session that is not running is a usage error"
 tap_diag_file "$SC_TMP/stop2.err"
 
+# A launch (not detached) that found bugs and is then stopped exits 1: a
+# CI script must still learn that the program has a bug.
+buggy=$(sc_target check_then_act)
+sc launch -s random --seed 3 -n 100000 --keep-going -- "$buggy" \
+	>"$SC_TMP/l5.out" 2>"$SC_TMP/l5.err" &
+launch_pid=$!
+id5=
+for i in $(seq 300); do
+	id5=$(sed -n 's/^schedctl: session \([^:]*\):.*/\1/p' "$SC_TMP/l5.err")
+	if [ -n "$id5" ]; then
+		sc status "$id5" --json >"$SC_TMP/s5.json" 2>/dev/null
+		[ "$(json_get "$SC_TMP/s5.json" 'd["failing_runs"]')" -ge 1 ] 2>/dev/null && break
+	fi
+	sleep 0.1
+done
+sc stop "$id5" >/dev/null 2>&1
+rc=0
+wait "$launch_pid" || rc=$?
+tap_is "$rc" 1 "a launch stopped after it found bugs exits 1"
+[ "$rc" = 1 ] || tap_diag_file "$SC_TMP/l5.err" 5
+
 sc_check_no_leftovers
 tap_done

@@ -17,7 +17,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(13);
+	plan(15);
 	ok(sc_parse_panic("thread 'main' panicked at 'called `Result::unwrap()` "
 			  "on an `Err` value: Any { .. }', src/main.rs:14:27",
 			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
@@ -32,6 +32,16 @@ int main(void)
 			  "boom", msg, sizeof(msg), loc, sizeof(loc)) &&
 	   strcmp(msg, "panicked: boom (thread 'main')") == 0 &&
 	   strcmp(loc, "src/main.rs:2:5") == 0, "rustc >= 1.73 panic lines");
+	ok(sc_parse_panic("thread 'main' (9744) panicked at cta.rs:11:5:",
+			  "balance went negative: -60", msg, sizeof(msg), loc,
+			  sizeof(loc)) &&
+	   strcmp(msg, "panicked: balance went negative: -60 (thread 'main')") == 0 &&
+	   strcmp(loc, "cta.rs:11:5") == 0,
+	   "rustc >= 1.88 panic lines: the thread id after the name");
+	ok(sc_parse_panic("thread '<unnamed>' (12) panicked at 'x', a.rs:1:1",
+			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "panicked: x (thread '<unnamed>')") == 0,
+	   "a thread id with the old message form");
 	ok(!sc_parse_panic("stack backtrace:", NULL, msg, sizeof(msg), loc,
 			   sizeof(loc)), "not a panic line");
 

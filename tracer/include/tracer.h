@@ -265,6 +265,13 @@ struct sc_run_config {
 	 * a shell script, a server that forks workers).  Otherwise children
 	 * run uncontrolled until they exit. */
 	bool follow_forks;
+	/* getrandom(2) and reads of /dev/urandom and /dev/random return
+	 * bytes drawn from random_seed instead of the kernel's (tracer/
+	 * random.c): a program that draws random numbers (Python's and
+	 * Rust's hash seeds, a randomised test) then runs as a function of
+	 * the seed, and its replay takes the same branches. */
+	bool seeded_random;
+	uint64_t random_seed;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -403,6 +410,7 @@ struct sc_trace_header {
 	const char *stdin_file;
 	uint64_t stdin_size;
 	bool atomics;                   /* sc_run_config.atomics */
+	bool seeded_random;             /* sc_run_config.seeded_random */
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;

@@ -1,0 +1,107 @@
+/*
+ * random.c - seeded randomness: getrandom(2) and reads of /dev/urandom and
+ * /dev/random return bytes drawn from the run's seed.
+ *
+ * A program that draws random numbers takes different branches in every
+ * run of the same schedule (Python's and Rust's hash seeds decide the
+ * order of dictionary walks, and so which locks are taken; a randomised
+ * test picks its work): a replay would then diverge and a session would
+ * not be a function of its seed.  So in controlled runs the kernel's
+ * bytes are replaced by a stream drawn from the run's seed, in the order
+ * the calls are made, which the schedule fixes (one thread runs at a
+ * time).  Each run still gets its own random bytes; replay, which knows
+ * the run's seed, gives the same ones again.
+ *
+ * The call is completed at its seccomp stop (skipped, with the count as
+ * its return value): it is not a scheduling point.  Not covered: the
+ * kernel's AT_RANDOM bytes (stack canaries, pointer mangling: never a
+ * branch), the rdrand and rdseed instructions, and readv/pread of the
+ * random devices.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+
+#include "internal.h"
+
+/* getrandom(2) and the random devices return at most this per call. */
+#define RANDOM_MAX_CALL 33554431u
+#define RANDOM_CHUNK 65536u
+
+/* splitmix64: a well-mixed 64-bit output for each counter value. */
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Is fd of t's process /dev/urandom or /dev/random (char 1:9, 1:8)? */
+static bool random_device(const struct sc_thread *t, uint64_t fd)
+{
+	char path[64];
+	struct stat st;
+
+	if (fd > 1u << 30)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%u", (int)t->proc->pid,
+		 (unsigned)fd);
+	if (stat(path, &st) < 0 || !S_ISCHR(st.st_mode))
+		return false;
+	return major(st.st_rdev) == 1 &&
+	       (minor(st.st_rdev) == 8 || minor(st.st_rdev) == 9);
+}
+
+/* Fill [addr, addr + len) of t's process from the engine's stream.
+ * Returns what the call returns: len, or -EFAULT. */
+static int64_t fill(struct sc_engine *e, struct sc_thread *t, uint64_t addr,
+		    uint64_t len)
+{
+	uint8_t buf[RANDOM_CHUNK];
+
+	if (len > RANDOM_MAX_CALL)
+		len = RANDOM_MAX_CALL;
+	for (uint64_t done = 0; done < len;) {
+		size_t n = len - done < RANDOM_CHUNK ? (size_t)(len - done)
+						     : RANDOM_CHUNK;
+		for (size_t i = 0; i < n; i += 8) {
+			uint64_t w = mix(e->cfg->random_seed ^
+					 mix(e->random_drawn++));
+			size_t k = n - i < 8 ? n - i : 8;
+			memcpy(buf + i, &w, k);
+		}
+		if (sc_mem_write(t->proc, addr + done, buf, n) < 0)
+			return done ? (int64_t)done : -EFAULT;
+		done += n;
+	}
+	return (int64_t)len;
+}
+
+bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t)
+{
+	long nr = (long)t->regs.orig_rax;
+	uint64_t addr, len;
+
+	if (nr == SYS_getrandom) {
+		addr = t->regs.rdi;
+		len = t->regs.rsi;
+	} else if (nr == SYS_read && e->cfg->seeded_random &&
+		   random_device(t, t->regs.rdi)) {
+		addr = t->regs.rsi;
+		len = t->regs.rdx;
+	} else {
+		return false;
+	}
+	if (e->cfg->seeded_random) {
+		t->skip_ret = fill(e, t, addr, len);
+		t->skip_syscall = true;
+	}
+	/* Not seeded (attach, an older trace): the kernel's bytes. */
+	sc_resume(t, t->proc->syscall_stops ? PTRACE_SYSCALL : PTRACE_CONT);
+	return true;
+}
