@@ -134,8 +134,16 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		sc_emit_event(e, &ev);
 		release(e, t, &ev);
 		return;
-	case SC_EV_YIELD:
 	case SC_EV_SLEEP:
+		if (e->attached) {
+			/* A live process keeps real time: its sleep ends
+			 * when it would have, meanwhile the others run. */
+			sc_emit_event(e, &ev);
+			release(e, t, &ev);
+			return;
+		}
+		/* fall through */
+	case SC_EV_YIELD:
 		/* Abstract time: sleeps end at once, yields are the
 		 * scheduling point itself. */
 		t->skip_syscall = true;

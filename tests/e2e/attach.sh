@@ -63,5 +63,17 @@ sc list --json >"$SC_TMP/list.json" 2>&1
 tap_is "$(json_get "$SC_TMP/list.json" '[[s["kind"], s["state"]] for s in d["sessions"] if s["session"] == "'"$id"'"][0]')" \
 	'["attach", "done"]' "the attach session is listed"
 
+# A live process keeps real time: a sleep that starts while attached ends
+# when it would have (launch's virtual time ends it at once).
+sleeper=$(sc_target timed_sleep)
+"$sleeper" >"$SC_TMP/sleep.out" 2>&1 &
+pid=$!
+sleep 0.1
+sc attach "$pid" --duration 2 >/dev/null 2>"$SC_TMP/sleep.err"
+prc=0
+wait "$pid" || prc=$?
+tap_is "$prc" 0 "an attached process's sleep lasts as long as it asked"
+tap_diag_file "$SC_TMP/sleep.out"
+
 sc_check_no_leftovers
 tap_done
