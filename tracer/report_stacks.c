@@ -2,8 +2,11 @@
  *
  * A deadlock is about the blocked threads: each one's stack says which
  * lock it waits for and who called it.  A hang is about every thread, the
- * one that was running (often the spinning culprit) first.  Threads
- * inside a released syscall are not in a ptrace stop and are left out.
+ * one that was running (often the spinning culprit) first, then those
+ * stopped at their next event, then those waiting inside a released
+ * syscall (a read of a pipe nobody writes: when every thread waits in
+ * the kernel, their stacks are all the report has to show).  Those are
+ * interrupted for it: the run ends anyway.
  */
 #include <errno.h>
 #include <signal.h>
@@ -31,9 +34,9 @@ void sc_report_blocked_stacks(struct sc_engine *e)
 	}
 }
 
-/* Stop the running thread where it is: the run ends anyway, so whatever
- * stop comes first will do. */
-static bool halt_running(struct sc_thread *t)
+/* Stop a running thread (or one in the kernel) where it is: the run
+ * ends anyway, so whatever stop comes first will do. */
+static bool halt(struct sc_thread *t)
 {
 	uint64_t until = sc_now_us() + HALT_FOR_STACK_US;
 	int status;
@@ -55,12 +58,18 @@ void sc_report_hang_stacks(struct sc_engine *e)
 	struct sc_thread *running = e->running;
 
 	e->res->stacks[0] = '\0';
-	if (running && running->controlled && halt_running(running))
+	if (running && running->controlled && halt(running))
 		append(e, running);
 	for (size_t i = 0; i < e->nthreads; i++) {
 		const struct sc_thread *t = e->threads[i];
 		if (t != running && t->controlled &&
 		    (t->state == TH_READY || t->state == TH_BLOCKED))
+			append(e, t);
+	}
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (t != running && t->controlled && t->state == TH_IN_KERNEL &&
+		    halt(t))
 			append(e, t);
 	}
 }

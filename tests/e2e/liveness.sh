@@ -63,6 +63,14 @@ check_timeout fault_forever mem
 check_timeout spin_forever sync
 check_timeout spin_forever mem
 
+# Every thread waits inside the kernel (a pipe nobody writes): the hang
+# report still shows where, each thread's stack at its read.
+check_timeout pipe_stuck sync
+json=$SC_TMP/pipe_stuck-sync-timeout.json
+tap_is "$(json_get "$json" 'sorted(set(f["file"] + ":" + f["function"] for s in d["bugs"][0]["stacks"] for f in s["frames"] if f["file"] == "pipe_stuck.c"))')" \
+	'["pipe_stuck.c:main", "pipe_stuck.c:reader"]' \
+	"pipe_stuck: the hang shows the stacks of both threads waiting in read"
+
 # start_stuck TARGET GRANULARITY: a session of stuck runs, started with
 # exec so that the CLI gets the signals; sets cli and session once a
 # target runs.
