@@ -120,8 +120,11 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 		printf("  at %s\n", b->location);
 	/* Why a program exited non-zero or aborted is in what it said last;
 	 * a deadlock or a hang stops it mid-sentence, and an assert's message
-	 * already quotes the assertion. */
-	if (strcmp(kind, "exit") == 0 || strcmp(kind, "crash") == 0)
+	 * already quotes the assertion, unless the abort came from elsewhere
+	 * (std::terminate, abort()): its message is then the signal's. */
+	if (strcmp(kind, "exit") == 0 || strcmp(kind, "crash") == 0 ||
+	    (strcmp(kind, "assert") == 0 && (strncmp(msg, "SIG", 3) == 0 ||
+					     strncmp(msg, "killed", 6) == 0)))
 		report_stderr_tail(b);
 	report_stacks_text(stdout, b->stacks);
 	printf("  seed 0x%" PRIx64 ", %" PRIu64 " event%s\n", b->seed,

@@ -2,10 +2,13 @@
  * block: when a program exits non-zero the reason is usually what it said
  * last (a GoogleTest failure, an assert message, "terminate called after
  * throwing ..."), and the report should show it without a trip to the
- * .err file. */
+ * .err file.  A program that said nothing on stderr may have said it on
+ * stdout (GoogleTest prints its failures there): then stdout's last
+ * lines are shown. */
 #include <stdio.h>
 #include <string.h>
 
+#include "file_tail.h"
 #include "report.h"
 
 /* A line longer than this is cut: the block is a pointer to the file,
@@ -33,9 +36,17 @@ static void put_line(const char *s, size_t n)
 void report_stderr_tail(const Scctl__Bug *b)
 {
 	const char *t = b->stderr_tail;
+	const char *path = b->stderr_path, *name = "stderr";
 	const char *end, *p;
 	unsigned lines = 0;
+	char out_tail[1024];
 
+	if ((!t || !*t) && b->stdout_path && *b->stdout_path) {
+		sc_file_tail(b->stdout_path, 5, out_tail, sizeof(out_tail));
+		t = out_tail;
+		path = b->stdout_path;
+		name = "stdout";
+	}
 	if (!t || !*t)
 		return;
 	/* The daemon sends at most a few lines; keep the last ones anyway
@@ -46,10 +57,10 @@ void report_stderr_tail(const Scctl__Bug *b)
 	for (p = end; p > t; p--)
 		if (p[-1] == '\n' && ++lines == TAIL_LINES_MAX)
 			break;
-	if (b->stderr_path && *b->stderr_path)
-		printf("  stderr (last lines of %s):\n", b->stderr_path);
+	if (path && *path)
+		printf("  %s (last lines of %s):\n", name, path);
 	else
-		printf("  stderr (last lines):\n");
+		printf("  %s (last lines):\n", name);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);

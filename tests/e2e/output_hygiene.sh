@@ -122,5 +122,17 @@ result_line=$(grep -n "^replay: exit reproduced" "$SC_TMP/exr.err" | head -n1 | 
 tap_check "before the result line (lines ${prog_line:-?} and ${result_line:-?})" \
 	test "${prog_line:-0}" -gt 0 -a "${result_line:-0}" -gt "${prog_line:-0}"
 
+# A program that said why on stdout only (GoogleTest prints its failures
+# there): the exit report shows stdout's last lines.
+sc launch -n 1 -- /bin/sh -c 'echo "gt.cpp:7: Failure"; exit 1' \
+	>"$SC_TMP/gt.out" 2>/dev/null
+tap_is "$(grep -A1 "^  stdout (last lines of .*/run-[0-9]*\.out):\$" "$SC_TMP/gt.out" | sed -n 2p)" \
+	"    gt.cpp:7: Failure" "an exit with nothing on stderr shows stdout's last lines"
+# An abort that is no assert() (std::terminate): its reason is on stderr.
+sc launch -n 1 -- /bin/sh -c 'echo "terminate called after throwing" >&2; kill -ABRT $$' \
+	>"$SC_TMP/term.out" 2>/dev/null
+tap_is "$(grep -A1 "^  stderr (last lines" "$SC_TMP/term.out" | sed -n 2p)" \
+	"    terminate called after throwing" "an abort without an assertion message shows stderr's last lines"
+
 sc_check_no_leftovers
 tap_done
