@@ -341,6 +341,7 @@ struct run_points {
 	enum sc_granularity granularity;
 	const char *name;               /* as the trace header says it */
 	bool atomics, own_libraries, pilot;
+	uint32_t mem_event_cap;
 	const uint64_t *pcs;
 	size_t npcs;
 };
@@ -364,6 +365,7 @@ static void run_points(const struct launch *L, uint32_t r,
 		pt->atomics = false;
 		pt->own_libraries = true;
 		pt->pilot = true;
+		pt->mem_event_cap = SC_RACE_PILOT_MEM_EVENTS;
 		return;
 	}
 	/* No race found: the pcs are none, a plain sync run. */
@@ -453,6 +455,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.stdin_size = L->stdin_size,
 			.atomics = pt.atomics,
 			.seeded_random = controlled,
+			.mem_event_cap = pt.mem_event_cap,
 			.own_libraries = pt.own_libraries,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
@@ -496,6 +499,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.granularity = pt.granularity,
 			.atomics = pt.atomics,
 			.own_libraries = pt.own_libraries,
+			.mem_event_cap = pt.mem_event_cap,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
 			.instrument_modules = (const char *const *)L->modules,

@@ -75,6 +75,22 @@ int sc_bp_remove(struct sc_process *p, uint64_t addr)
 	return 0;
 }
 
+void sc_bp_remove_mem(struct sc_process *p)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->nbps; i++) {
+		struct sc_breakpoint *bp = &p->bps[i];
+		if (!bp->mem) {
+			p->bps[kept++] = *bp;
+			continue;
+		}
+		if (bp->inserted)
+			sc_mem_write(p, bp->addr, &bp->orig, 1);
+	}
+	p->nbps = kept;
+}
+
 /* Forget all breakpoints without touching memory (the image is gone). */
 void sc_bp_clear(struct sc_process *p)
 {

@@ -133,7 +133,8 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 	if (sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
 	if (e->cfg->granularity == SC_GRAN_MEM) {
-		sc_plant_mem_breakpoints(e, p, SC_SITES_MEMORY);
+		if (!e->mem_lifted)
+			sc_plant_mem_breakpoints(e, p, SC_SITES_MEMORY);
 	} else {
 		/* Before the atomics: the race sites are decoded from the
 		 * process's text, which must hold no int3 of ours there. */

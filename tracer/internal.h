@@ -229,6 +229,8 @@ struct sc_engine {
 	uint64_t wait_seq;
 	uint64_t pending_ctid;          /* from the clone being executed */
 	uint64_t random_drawn;          /* words of seeded randomness given */
+	uint64_t mem_events;            /* memory events executed */
+	bool mem_lifted;                /* cfg->mem_event_cap reached */
 
 	/* Deferred statuses: a new thread's first stop seen before its
 	 * parent's clone event, or a death seen while single-stepping. */
@@ -318,6 +320,8 @@ int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
 	      uint8_t access, const char *name);
 struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
+/* Remove every memory-event breakpoint of p (mem_event_cap). */
+void sc_bp_remove_mem(struct sc_process *p);
 void sc_bp_clear(struct sc_process *p);
 int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t);
 /* attach.c, used by grace.c too: every breakpoint out of p's memory; stop

@@ -94,6 +94,22 @@ static bool sc_is_sync_kind(uint32_t kind)
 	}
 }
 
+/* cfg->mem_event_cap: after that many memory events the run goes on at
+ * sync granularity.  A function of the schedule, so replay lifts them at
+ * the same step.  Threads already stopped at a memory breakpoint keep
+ * their pending event (its step-over finds no breakpoint and simply
+ * runs the instruction). */
+static void count_mem_event(struct sc_engine *e)
+{
+	if (!e->cfg->mem_event_cap || e->mem_lifted ||
+	    ++e->mem_events < e->cfg->mem_event_cap)
+		return;
+	e->mem_lifted = true;
+	for (size_t i = 0; i < e->nprocs; i++)
+		if (e->procs[i]->controlled)
+			sc_bp_remove_mem(e->procs[i]);
+}
+
 /* A clone or fork takes far less, even on a loaded machine. */
 #define OWN_SYSCALL_MAX_US 1000000
 
@@ -180,6 +196,8 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	sc_emit_event(e, &ev);
 	if (e->diverged)
 		return;
+	if (ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW)
+		count_mem_event(e);
 	if (t->state == TH_BLOCKED)
 		return;
 	if (ev.kind == SC_EV_THREAD_CREATE || ev.kind == SC_EV_FORK)

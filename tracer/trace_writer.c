@@ -267,6 +267,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.granularity = (char *)hdr->granularity;
 	h.has_atomics = hdr->atomics;
 	h.atomics = hdr->atomics;
+	h.has_mem_event_cap = hdr->mem_event_cap != 0;
+	h.mem_event_cap = hdr->mem_event_cap;
 	h.has_seeded_random = hdr->seeded_random;
 	h.seeded_random = hdr->seeded_random;
 	h.has_own_libraries = hdr->own_libraries;

@@ -32,6 +32,13 @@
 
 #define SC_RACE_PILOT_RUNS 5
 
+/* A pilot run schedules the first this many memory accesses, then goes
+ * on at sync granularity (sc_run_config.mem_event_cap): the races of a
+ * test show up early, while every access of a long computation (sort's
+ * comparisons, a compressor's loops: millions) would take minutes at
+ * 10-40 us each and end as a false hang.  100000 is 1-4 s of a run. */
+#define SC_RACE_PILOT_MEM_EVENTS 100000
+
 struct sc_race_pilot {
 	uint32_t size;          /* P */
 	uint32_t done;          /* pilot runs 1..done learnt from */

@@ -250,6 +250,13 @@ struct sc_run_config {
 	 * race granularity need: a race in the program's library is the
 	 * program's race. */
 	bool own_libraries;
+	/* mem granularity: after this many memory events (0: no limit) the
+	 * memory breakpoints are lifted and the run goes on at sync
+	 * granularity.  The pilot runs of race granularity only need to see
+	 * the program's races, not every access of a long computation
+	 * (sort's comparisons), which would take minutes and end as a false
+	 * hang. */
+	uint32_t mem_event_cap;
 	/* race granularity: the instructions (absolute addresses, sorted)
 	 * that are memory scheduling points.  An address that is not the
 	 * start of a memory-accessing instruction of a module of the
@@ -412,6 +419,7 @@ struct sc_trace_header {
 	bool atomics;                   /* sc_run_config.atomics */
 	bool seeded_random;             /* sc_run_config.seeded_random */
 	bool own_libraries;             /* sc_run_config.own_libraries */
+	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;
 };
