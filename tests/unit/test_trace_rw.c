@@ -47,6 +47,7 @@ static const struct sc_trace_header test_hdr = {
 	.slice_us = 750,
 	.atomics = true,
 	.seeded_random = true,
+	.mem_event_cap = 100000,
 	.race_pcs = test_race_pcs,
 	.nrace_pcs = 2,
 };
@@ -219,6 +220,7 @@ static void test_round_trip(void)
 	is_int(t.slice_us, 750, "slice_us");
 	ok(t.atomics, "atomics (sync granularity's atomic RMW points)");
 	ok(t.seeded_random, "seeded_random (getrandom drawn from the seed)");
+	ok(t.mem_event_cap == 100000, "mem_event_cap (a pilot run's limit)");
 	ok(t.nrace_pcs == 2 && t.race_pcs[0] == test_race_pcs[0] &&
 	   t.race_pcs[1] == test_race_pcs[1] && !t.own_libraries,
 	   "race_pcs and own_libraries");
@@ -522,7 +524,8 @@ static void test_json(void)
 		"\"run_index\":7,\"granularity\":\"sync\"",
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
 		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
-		"\"seeded_random\":true,\"own_libraries\":false,"
+		"\"seeded_random\":true,\"mem_event_cap\":100000,"
+		"\"own_libraries\":false,"
 		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","
 		"\"load_address\":\"0x555555554000\",\"size\":20480}",
