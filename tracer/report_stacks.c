@@ -3,7 +3,8 @@
  * A deadlock is about the blocked threads: each one's stack says which
  * lock it waits for and who called it.  A hang is about every thread, the
  * one that was running (often the spinning culprit) first, then those
- * stopped at their next event, then those waiting inside a released
+ * that could run (at mem granularity a spinner is stopped at its next
+ * load, not running), then the blocked ones, then those waiting inside a released
  * syscall (a read of a pipe nobody writes: when every thread waits in
  * the kernel, their stacks are all the report has to show).  Those are
  * interrupted for it: the run ends anyway.
@@ -62,8 +63,12 @@ void sc_report_hang_stacks(struct sc_engine *e)
 		append(e, running);
 	for (size_t i = 0; i < e->nthreads; i++) {
 		const struct sc_thread *t = e->threads[i];
-		if (t != running && t->controlled &&
-		    (t->state == TH_READY || t->state == TH_BLOCKED))
+		if (t != running && t->controlled && t->state == TH_READY)
+			append(e, t);
+	}
+	for (size_t i = 0; i < e->nthreads; i++) {
+		const struct sc_thread *t = e->threads[i];
+		if (t != running && t->controlled && t->state == TH_BLOCKED)
 			append(e, t);
 	}
 	for (size_t i = 0; i < e->nthreads; i++) {

@@ -99,6 +99,16 @@ case $frame in
 "worker spin_forever.c:"[0-9]*) tap_ok "spin_forever: the hang's stacks show the spinning worker ($frame)" ;;
 *) tap_not_ok "spin_forever: the hang's stacks show the spinning worker (got '$frame')" ;;
 esac
+# At mem granularity the spinner is stopped at its next load, not running:
+# it still comes first, before the blocked main thread.
+rc=0
+sc launch --json -n 1 --timeout 2 --granularity mem -- "$bin" \
+	>"$SC_TMP/hang-mem.json" 2>/dev/null || rc=$?
+frame=$(own_frame "$SC_TMP/hang-mem.json" 'd["bugs"][0]["stacks"]' spin_forever)
+case $frame in
+"worker spin_forever.c:"[0-9]*) tap_ok "spin_forever at mem: the hang's stacks show the spinning worker first ($frame)" ;;
+*) tap_not_ok "spin_forever at mem: the hang's stacks show the spinning worker first (got '$frame')" ;;
+esac
 
 sc_check_no_leftovers
 tap_done
