@@ -69,9 +69,10 @@ tap_check "spin_lock: no few-points warning when the spinlock is seen" \
 # racy_counter's threads share a counter with no synchronisation at all:
 # at sync granularity nothing is seen but thread creation and exit.
 racy=$(sc_target racy_counter)
-sc launch -n 3 --seed "$SEED" -- "$racy" >/dev/null 2>"$SC_TMP/racy.err"
+sc launch -n 3 --seed "$SEED" --granularity sync -- "$racy" >/dev/null \
+	2>"$SC_TMP/racy.err"
 tap_is "$(grep -c "synchronisation points" "$SC_TMP/racy.err")" 1 \
-	"racy_counter: one warning about too few synchronisation points"
+	"racy_counter at sync granularity: one warning about too few synchronisation points"
 
 if [ -x "$RUSTC" ]; then
 	rust=$SC_BIN/rust_check_then_act
