@@ -60,7 +60,7 @@ find_race "wsdeque" "$(sc_target wsdeque)"
 # At sync granularity the lost update is invisible (no scheduling point
 # between the load and the store).
 rc=0
-sc launch --json -s "$STRATEGY" -n 100 --seed "$SEED" -- \
+sc launch --json -s "$STRATEGY" --granularity sync -n 100 --seed "$SEED" -- \
 	"$(sc_target racy_counter)" 2 >"$SC_TMP/sync.json" 2>/dev/null || rc=$?
 tap_is "$rc" 0 "racy_counter at sync granularity: no bug in 100 runs (the race needs mem)"
 
