@@ -92,7 +92,7 @@ record() {
 	json=$tmp/$1.json
 	case $name in
 	true | pigz | xz | sort | pbzip2 | spin_handoff | long_compute | preempt_compute)
-		sc launch --json -n 1 --seed "$SEED" -- "${cmd[@]}" \
+		sc launch --json -n 1 --seed "$SEED" --granularity sync -- "${cmd[@]}" \
 			>"$json" 2>"$json.err" || :
 		want=pass
 		;;

@@ -111,7 +111,9 @@ for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
 	esac
 	label=${name##*/}
 	json=$SC_TMP/$label.json
-	rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" -- "$bin")
+	# sync: at race granularity run 1 is a pilot at mem, where a
+	# spin's loads are events and no time slice ever expires.
+	rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --granularity sync -- "$bin")
 	tap_is "$rc" 0 "$label: launch -n 1 passes"
 	[ "$rc" -eq 0 ] || tap_diag_file "$json.err"
 	trace=$(run1_trace "$json")
@@ -128,7 +130,8 @@ done
 # few replays only: each closes in on its points (seconds).
 bin=$(sc_target budget_compute)
 json=$SC_TMP/budget_compute.json
-rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us 100 -- "$bin")
+rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us 100 \
+	--granularity sync -- "$bin")
 tap_is "$rc" 0 "budget_compute: launch -n 1 --slice-us 100 passes"
 trace=$(run1_trace "$json")
 budget=$(sc export "$trace" --format json 2>/dev/null |
@@ -163,7 +166,7 @@ find_bug() {
 
 # Failing runs at sync granularity: each must be found and replayed.
 for name in $(am_targets TARGETS_BUGGY); do
-	if find_bug "$name" "$(sc_target "$name")"; then
+	if find_bug "$name" "$(sc_target "$name")" --granularity sync; then
 		tap_ok "$name: a failing run within $RUNS runs"
 		replay_times "$name" "$(json_get "$json" 'd["bugs"][0]["trace"]')" \
 			"$REPLAYS" bug
