@@ -307,13 +307,14 @@ int sc_mem_write(struct sc_process *p, uint64_t addr, const void *buf, size_t le
 
 /* ---- regs.c ---- */
 int sc_regs_fetch(struct sc_thread *t);
+int sc_regs_flush(struct sc_thread *t);
+int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
 
-/* random.c: t stopped at getrandom(2), or at a read of /dev/urandom or
+/* ---- random.c ---- */
+/* t stopped at getrandom(2), or at a read of /dev/urandom or
  * /dev/random: complete it with the run's seeded bytes (when
  * cfg->seeded_random) and resume t.  False for any other syscall. */
 bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
-int sc_regs_flush(struct sc_thread *t);
-int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
 
 /* ---- breakpoints.c ---- */
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,

@@ -101,7 +101,8 @@ bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t)
 		t->skip_ret = fill(e, t, addr, len);
 		t->skip_syscall = true;
 	}
-	/* Not seeded (attach, an older trace): the kernel's bytes. */
-	sc_resume(t, t->proc->syscall_stops ? PTRACE_SYSCALL : PTRACE_CONT);
+	/* Not seeded (attach, an older trace): the kernel's bytes.  (An
+	 * attached thread is resumed to its syscall stops by sc_resume.) */
+	sc_resume(t, PTRACE_CONT);
 	return true;
 }

@@ -61,20 +61,18 @@ void sc_report_hang_stacks(struct sc_engine *e)
 	e->res->stacks[0] = '\0';
 	if (running && running->controlled && halt(running))
 		append(e, running);
-	for (size_t i = 0; i < e->nthreads; i++) {
-		const struct sc_thread *t = e->threads[i];
-		if (t != running && t->controlled && t->state == TH_READY)
+	static const enum th_state order[] = { TH_READY, TH_BLOCKED,
+					       TH_IN_KERNEL };
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		for (size_t i = 0; i < e->nthreads; i++) {
+			struct sc_thread *t = e->threads[i];
+			if (t == running || !t->controlled ||
+			    t->state != order[k])
+				continue;
+			/* In the kernel: not in a ptrace stop yet. */
+			if (t->state == TH_IN_KERNEL && !halt(t))
+				continue;
 			append(e, t);
-	}
-	for (size_t i = 0; i < e->nthreads; i++) {
-		const struct sc_thread *t = e->threads[i];
-		if (t != running && t->controlled && t->state == TH_BLOCKED)
-			append(e, t);
-	}
-	for (size_t i = 0; i < e->nthreads; i++) {
-		struct sc_thread *t = e->threads[i];
-		if (t != running && t->controlled && t->state == TH_IN_KERNEL &&
-		    halt(t))
-			append(e, t);
-	}
+		}
 }
