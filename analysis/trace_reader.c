@@ -207,6 +207,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->atomics = h->has_atomics && h->atomics;
 	t->own_libraries = h->has_own_libraries && h->own_libraries;
 	t->seeded_random = h->has_seeded_random && h->seeded_random;
+	t->spin_model = h->has_spin_model && h->spin_model;
 	t->mem_event_cap = h->has_mem_event_cap ? h->mem_event_cap : 0;
 	if (h->n_race_pcs) {
 		t->race_pcs = malloc(h->n_race_pcs * sizeof(*t->race_pcs));

@@ -581,7 +581,7 @@ bool sc_other_can_run(struct sc_engine *e, const struct sc_thread *t)
 		const struct sc_thread *o = e->threads[i];
 		if (o == t || !o->controlled || o->proc->exiting)
 			continue;
-		if (o->state == TH_READY ||
+		if ((o->state == TH_READY && !o->spin_wait) ||
 		    (o->state == TH_BLOCKED && o->wait_timed))
 			return true;
 	}

@@ -146,6 +146,10 @@ struct sc_thread {
 	uint32_t wait_val;              /* the value FUTEX_WAIT expected */
 	uint32_t wait_bitset;
 	bool wait_timed;
+	/* Ready, but about to call pthread_spin_lock on a held spinlock:
+	 * not a choice of the schedule (spin_model.c).  Set at each
+	 * decision, so that it does not change while a thread runs. */
+	bool spin_wait;
 	uint64_t wait_seq;              /* wake order: oldest first */
 
 	uint64_t clear_child_tid;       /* CLONE_CHILD_CLEARTID address */
@@ -315,6 +319,12 @@ int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
  * /dev/random: complete it with the run's seeded bytes (when
  * cfg->seeded_random) and resume t.  False for any other syscall. */
 bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
+
+/* ---- spin_model.c ---- */
+/* Is t about to call pthread_spin_lock on a held spinlock, with
+ * cfg->spin_model?  Reads the lock word: call it only while every thread
+ * is stopped (at a decision). */
+bool sc_spin_waits(const struct sc_engine *e, struct sc_thread *t);
 
 /* ---- breakpoints.c ---- */
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,

@@ -30,7 +30,8 @@ void sc_report_blocked_stacks(struct sc_engine *e)
 	e->res->stacks[0] = '\0';
 	for (size_t i = 0; i < e->nthreads; i++) {
 		const struct sc_thread *t = e->threads[i];
-		if (t->controlled && t->state == TH_BLOCKED)
+		if (t->controlled &&
+		    (t->state == TH_BLOCKED || t->spin_wait))
 			append(e, t);
 	}
 }

@@ -328,9 +328,11 @@ void sc_schedule_one(struct sc_engine *e)
 				       t->state != TH_IN_KERNEL))
 			continue;
 		struct sc_thread_view *v = &e->view_threads[n];
+		t->spin_wait = sc_spin_waits(e, t);
 		v->thread = t->logical;
-		v->enabled = t->state == TH_READY;
-		v->state = t->state == TH_READY ? SC_TS_READY :
+		v->enabled = t->state == TH_READY && !t->spin_wait;
+		v->state = v->enabled ? SC_TS_READY :
+			   t->state == TH_READY ? SC_TS_BLOCKED :
 			   t->state == TH_BLOCKED ? SC_TS_BLOCKED : SC_TS_IN_KERNEL;
 		v->timed = t->state == TH_BLOCKED && t->wait_timed;
 		v->next = t->next;

@@ -48,6 +48,7 @@ static const struct sc_trace_header test_hdr = {
 	.atomics = true,
 	.seeded_random = true,
 	.mem_event_cap = 100000,
+	.spin_model = true,
 	.race_pcs = test_race_pcs,
 	.nrace_pcs = 2,
 };
@@ -221,6 +222,7 @@ static void test_round_trip(void)
 	ok(t.atomics, "atomics (sync granularity's atomic RMW points)");
 	ok(t.seeded_random, "seeded_random (getrandom drawn from the seed)");
 	ok(t.mem_event_cap == 100000, "mem_event_cap (a pilot run's limit)");
+	ok(t.spin_model, "spin_model (held spinlocks block their waiters)");
 	ok(t.nrace_pcs == 2 && t.race_pcs[0] == test_race_pcs[0] &&
 	   t.race_pcs[1] == test_race_pcs[1] && !t.own_libraries,
 	   "race_pcs and own_libraries");
@@ -525,6 +527,7 @@ static void test_json(void)
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
 		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
 		"\"seeded_random\":true,\"mem_event_cap\":100000,"
+		"\"spin_model\":true,"
 		"\"own_libraries\":false,"
 		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","

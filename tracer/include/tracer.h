@@ -279,6 +279,11 @@ struct sc_run_config {
 	 * the seed, and its replay takes the same branches. */
 	bool seeded_random;
 	uint64_t random_seed;
+	/* A thread about to call pthread_spin_lock on a held spinlock is
+	 * not a choice of the schedule (tracer/spin_model.c): it waits as if
+	 * blocked until the holder unlocks, instead of spinning through
+	 * slices until it is preempted. */
+	bool spin_model;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -418,6 +423,7 @@ struct sc_trace_header {
 	uint64_t stdin_size;
 	bool atomics;                   /* sc_run_config.atomics */
 	bool seeded_random;             /* sc_run_config.seeded_random */
+	bool spin_model;                /* sc_run_config.spin_model */
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
