@@ -3,12 +3,11 @@
 # CI does (.ci/run installs the Debian packages first, then runs this):
 #   1. build/       configure --enable-werror; make; make check
 #                   (unit tests and end-to-end tests)
-#   2. build/       make check-e2e-load: the end-to-end tests of replays
-#                   and same-seed sessions (E2E_REPLAY_TESTS) again, and
+#   2. build/       make check-e2e-load: every end-to-end test again, and
 #                   replay_load.sh, under tests/lib/under-load (a busy loop
 #                   on every CPU), with their own test-suite-load.log:
-#                   schedules, same-seed sessions and replays must not
-#                   depend on the load
+#                   verdicts, schedules, same-seed sessions and replays
+#                   must not depend on the load
 #   3. tests/fuzz/run.sh build 60 (the trace reader under libFuzzer), if
 #      the script exists.
 #   4. build-asan/  configure --enable-sanitizers --enable-werror;
