@@ -5,7 +5,9 @@
  * The daemon sends them as text, one frame per line, "T<n> 0x<pc>
  * <frame>", innermost first, where frame is "function at file:line
  * (module)", "function+0xoff (module)", "function (module)" or
- * "module+0xoff" (tracer.h, sc_run_result.stacks).
+ * "module+0xoff" (tracer.h, sc_run_result.stacks).  A call inlined at
+ * the pc is a frame of its own with the same pc, "function at file:line
+ * (module, inlined)", as gdb lists them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@ struct frame {
 	char text[600];
 	char function[600], file[600], module[256];
 	unsigned line;
+	bool inlined;
 };
 
 /* Parse one line; false when it is not a frame line. */
@@ -48,6 +51,11 @@ static bool parse_line(const char *s, size_t n, struct frame *f)
 		rest[len - 1] = '\0';
 		snprintf(f->module, sizeof(f->module), "%s", open + 2);
 		*open = '\0';
+		char *inl = strstr(f->module, ", inlined");
+		if (inl && inl[9] == '\0') {
+			*inl = '\0';
+			f->inlined = true;
+		}
 		char *at = strstr(rest, " at ");
 		char *colon = at ? strrchr(at + 4, ':') : NULL;
 		if (at && colon) {
@@ -137,6 +145,7 @@ static void json_frame(const struct frame *f, unsigned depth, void *arg)
 	else
 		json_null(w->j, "line");
 	json_string(w->j, "module", *f->module ? f->module : NULL);
+	json_bool(w->j, "inlined", f->inlined);
 	json_string(w->j, "text", f->text);
 	json_end(w->j);
 }

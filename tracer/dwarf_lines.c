@@ -140,7 +140,7 @@ void sc_addr_ranges_free(struct sc_addr_ranges *r)
 /* Best line-table row at or below vaddr in one CU: the row of the
  * instruction containing vaddr. */
 static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
-		      char *file, size_t len, unsigned *line)
+		      char *file, size_t len, unsigned *line, bool *system)
 {
 	Dwarf_Unsigned version;
 	Dwarf_Small count;
@@ -167,6 +167,7 @@ static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
 				continue;
 			const char *slash = strrchr(src, '/');
 			snprintf(file, len, "%s", slash ? slash + 1 : src);
+			*system = sc_system_source(src);
 			*line = (unsigned)ln;
 			*best_addr = a;
 		}
@@ -179,20 +180,22 @@ struct line_arg {
 	char *file;
 	size_t len;
 	unsigned *line;
+	bool *system;
 };
 
 static void line_of_cu(Dwarf_Die cu, void *arg)
 {
 	struct line_arg *a = arg;
-	cu_lookup(cu, a->vaddr, &a->best, a->file, a->len, a->line);
+	cu_lookup(cu, a->vaddr, &a->best, a->file, a->len, a->line, a->system);
 }
 
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
-		       size_t len, unsigned *line)
+		       size_t len, unsigned *line, bool *system)
 {
-	struct line_arg a = { vaddr, 0, file, len, line };
+	struct line_arg a = { vaddr, 0, file, len, line, system };
 
 	*line = 0;
+	*system = false;
 	if (for_each_cu(path, line_of_cu, &a) < 0)
 		return -1;
 	return *line ? 0 : -1;

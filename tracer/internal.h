@@ -369,9 +369,25 @@ struct sc_addr_ranges {
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			   struct sc_addr_ranges *out);
 bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr);
-/* Source file (base name) and line of a file-relative address. */
+/* Source file (base name) and line of a file-relative address; *system
+ * says whether the file is a system header (sc_system_source). */
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
-		       size_t len, unsigned *line);
+		       size_t len, unsigned *line, bool *system);
+/* ---- dwarf_inline.c ---- */
+/* One call inlined at an address: function was inlined where its caller
+ * is at call_file:call_line. */
+struct sc_inline_site {
+	char function[256];             /* demangled */
+	char call_file[256];            /* base name */
+	unsigned call_line;
+	bool call_in_system_header;
+};
+#define SC_INLINE_DEPTH 8
+/* The calls inlined at a file-relative code address of the ELF file
+ * path, outermost first (out[0] was inlined into the real function);
+ * returns how many (0: none, or no DWARF). */
+size_t sc_dwarf_inline_chain(const char *path, uint64_t vaddr,
+			     struct sc_inline_site *out, size_t max);
 void sc_addr_ranges_free(struct sc_addr_ranges *r);
 /* Append [lo, hi) (nothing when empty); -1 when out of memory. */
 int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi);
@@ -399,6 +415,9 @@ enum sc_runtime {
 	SC_RUNTIME_GO_STRIPPED, /* Go without symbols: nothing is known */
 };
 bool sc_system_library(const char *path);
+/* Is a source file one of the system's (a C or C++ library header, as
+ * /usr/include/c++/12/bits/std_mutex.h), not the program's? */
+bool sc_system_source(const char *path);
 /* What of the ELF file is the program's own code: fills *only (file
  * addresses) for SC_RUNTIME_GO; free it with sc_addr_ranges_free. */
 struct Elf;
@@ -434,6 +453,11 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 /* ---- symbolize.c ---- */
 /* "func+0x1a (/path/prog)" or "0xADDR"; writes into buf. */
 void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len);
+/* addr named once per level of the calls inlined there, innermost first
+ * (the inlined ones "function at file:line (module, inlined)"), at most
+ * max; returns how many (at least 1 when max is). */
+size_t sc_symbolize_frames(pid_t pid, uint64_t addr, char (*texts)[512],
+			   size_t max);
 
 /* The path of the file mapped at addr in pid; -1 when none is. */
 int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len);

@@ -36,6 +36,18 @@ bool sc_system_library(const char *path)
 	return false;
 }
 
+bool sc_system_source(const char *path)
+{
+	static const char *const dirs[] = {
+		"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/",
+		"/usr/lib/llvm", "/usr/src/",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
+
 static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
 			      GElf_Shdr *sh)
 {

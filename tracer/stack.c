@@ -18,18 +18,28 @@
 
 #include "internal.h"
 
-static void describe_frame(pid_t pid, uint64_t pc, bool innermost,
-			   struct sc_frame *f)
+/* Fill frames (at most max) for pc: one per level of the calls inlined
+ * there, innermost first, as a debugger lists them; returns how many. */
+static size_t describe_frame(pid_t pid, uint64_t pc, bool innermost,
+			     struct sc_frame *frames, size_t max)
 {
 	/* A return address points after the call: name the call. */
 	uint64_t lookup = innermost ? pc : pc - 1;
 	char path[4096];
-
-	f->pc = pc;
+	char texts[SC_INLINE_DEPTH + 1][512];
 	/* [vdso] and anonymous code are not the program's either. */
-	f->own_code = sc_addr_module(pid, lookup, path, sizeof(path)) == 0 &&
-		      path[0] == '/' && !sc_system_library(path);
-	sc_symbolize(pid, lookup, f->text, sizeof(f->text));
+	bool own = sc_addr_module(pid, lookup, path, sizeof(path)) == 0 &&
+		   path[0] == '/' && !sc_system_library(path);
+	size_t n = sc_symbolize_frames(pid, lookup, texts,
+				       max < SC_INLINE_DEPTH + 1 ? max
+				       : SC_INLINE_DEPTH + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		frames[i].pc = pc;
+		frames[i].own_code = own;
+		memcpy(frames[i].text, texts[i], sizeof(frames[i].text));
+	}
+	return n;
 }
 
 size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
@@ -52,8 +62,8 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 			unw_word_t ip;
 			if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || !ip)
 				break;
-			describe_frame(pid, ip, n == 0, &frames[n]);
-			n++;
+			n += describe_frame(pid, ip, n == 0, &frames[n],
+					    max - n);
 		} while (n < max && unw_step(&cursor) > 0);
 	}
 	_UPT_destroy(upt);

@@ -7,6 +7,7 @@
  */
 #include <elf.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -113,17 +114,42 @@ static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 	return rc;
 }
 
-static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
-			   size_t len, bool with_module)
+/* snprintf into a text that a long path may not fit: cut, as a report
+ * line would be anyway. */
+static void put(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void put(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Name addr.  Code with debug information: "function at file:line
+ * (module)", one text per level of inlined calls there, innermost first
+ * (up to max; the inlined ones end "(module, inlined)"), as a debugger
+ * shows them; returns how many.  Otherwise one text: "function+0xoff
+ * (module)", "function (module)", "module+0xoff", or (data, without
+ * with_module) "name+0xoff".  *pick is the level a one-line location
+ * should show: the innermost whose line is not in a system header (the
+ * program's line that called std::mutex::lock, not gthr-default.h). */
+static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
+			       bool with_module, char (*texts)[512],
+			       size_t max, size_t *pick)
 {
 	struct mapping m;
 	char name[256];
 	uint64_t off = 0;
 	bool is_dyn = false;
+	char *buf = texts[0];
+	const size_t len = sizeof(texts[0]);
 
+	*pick = 0;
 	if (find_mapping(pid, addr, &m) < 0) {
-		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-		return;
+		put(buf, len, "0x%llx", (unsigned long long)addr);
+		return 1;
 	}
 	const char *slash = strrchr(m.path, '/');
 	const char *mod = slash ? slash + 1 : m.path;
@@ -135,27 +161,77 @@ static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
 					 sizeof(name), &off) == 0) {
 		/* found in a non-PIE executable */
 	} else {
-		snprintf(buf, len, "%s+0x%llx", mod,
+		put(buf, len, "%s+0x%llx", mod,
 			 (unsigned long long)(addr - m.base));
-		return;
+		return 1;
 	}
+	uint64_t vaddr = is_dyn ? addr - m.base : addr;
 	char src[256];
 	unsigned line = 0;
-	if (with_module && sc_dwarf_addr_line(m.path, is_dyn ? addr - m.base : addr,
-					      src, sizeof(src), &line) == 0) {
-		/* Like a debugger: function, then file:line. */
-		snprintf(buf, len, "%s at %s:%u (%s)", name, src, line, mod);
-	} else if (with_module) {
+	bool system = false;
+	if (with_module && sc_dwarf_addr_line(m.path, vaddr, src, sizeof(src),
+					      &line, &system) == 0) {
+		struct sc_inline_site chain[SC_INLINE_DEPTH];
+		size_t k = max > 1 ? sc_dwarf_inline_chain(m.path, vaddr, chain,
+			max - 1 < SC_INLINE_DEPTH ? max - 1 : SC_INLINE_DEPTH) : 0;
+		bool picked = false;
+		/* Level i (innermost first) is in chain[k-1-i]'s function
+		 * (the real one for i = k), at the line table's line for
+		 * i = 0, else where chain[k-i] was inlined. */
+		for (size_t i = 0; i <= k; i++) {
+			const char *fn = i < k ? chain[k - 1 - i].function : name;
+			const char *file = i ? chain[k - i].call_file : src;
+			unsigned ln = i ? chain[k - i].call_line : line;
+			bool sys = i ? chain[k - i].call_in_system_header : system;
+			/* Like a debugger: function, then file:line. */
+			put(texts[i], len, "%s at %s:%u (%s%s)", fn, file,
+				 ln, mod, i < k ? ", inlined" : "");
+			if (!picked && !sys) {
+				*pick = i;
+				picked = true;
+			}
+		}
+		if (!picked)
+			*pick = k;
+		return k + 1;
+	}
+	if (with_module) {
 		if (off)
-			snprintf(buf, len, "%s+0x%llx (%s)", name,
+			put(buf, len, "%s+0x%llx (%s)", name,
 				 (unsigned long long)off, mod);
 		else
-			snprintf(buf, len, "%s (%s)", name, mod);
+			put(buf, len, "%s (%s)", name, mod);
 	} else if (off) {
-		snprintf(buf, len, "%s+0x%llx", name, (unsigned long long)off);
+		put(buf, len, "%s+0x%llx", name, (unsigned long long)off);
 	} else {
-		snprintf(buf, len, "%s", name);
+		put(buf, len, "%s", name);
 	}
+	return 1;
+}
+
+static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
+			   size_t len, bool with_module)
+{
+	char texts[SC_INLINE_DEPTH + 1][512];
+	size_t pick;
+
+	symbolize_levels(pid, addr, type, with_module, texts,
+			 SC_INLINE_DEPTH + 1, &pick);
+	/* The one-line form: "(module, inlined)" would only confuse. */
+	char *inl = strstr(texts[pick], ", inlined)");
+	if (inl)
+		strcpy(inl, ")");
+	snprintf(buf, len, "%s", texts[pick]);
+}
+
+size_t sc_symbolize_frames(pid_t pid, uint64_t addr, char (*texts)[512],
+			   size_t max)
+{
+	size_t pick;
+
+	if (max == 0)
+		return 0;
+	return symbolize_levels(pid, addr, STT_FUNC, true, texts, max, &pick);
 }
 
 int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len)

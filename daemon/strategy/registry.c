@@ -69,6 +69,13 @@ static const struct sc_strategy strategies[] = {
 		.destroy = sc_portfolio_destroy,
 	},
 	{
+		.name = "mix",
+		.summary = "surw, surw and pct (depth 3) in turn, run by run "
+			   "(the default)",
+		.create = sc_mix_create,
+		.destroy = sc_portfolio_destroy,
+	},
+	{
 		.name = "chess",
 		.summary = "CHESS: systematic search of every schedule with at "
 			   "most C preemptions (--preemptions C), fair, with "

@@ -226,6 +226,12 @@ int sc_portfolio_create(const char *params, uint64_t seed, uint32_t run,
 void sc_portfolio_destroy(struct sc_policy *p);
 /* The name of the strategy run r (1-based) uses. */
 const char *sc_portfolio_member(uint32_t run);
+/* mix: run r uses surw, surw, pct (depth 3) in turn (destroyed by
+ * sc_portfolio_destroy). */
+int sc_mix_create(const char *params, uint64_t seed, uint32_t run,
+		  struct sc_strategy_session *session,
+		  struct sc_policy *out, char *err, size_t errlen);
+const char *sc_mix_member(uint32_t run);
 
 /* chess.c: CHESS, a depth-first search over schedules with iterative
  * preemption bounding, fair scheduling and happens-before state caching;

@@ -7,6 +7,9 @@
 # and replay --json.  A crash inside libc (freed_mutex) shows the libc
 # frame first and the program's caller under it; a deadlock shows every
 # blocked thread; a hang (spin_forever at --timeout) the spinning thread.
+# Calls the compiler inlined (cxx_abba's std::lock_guard -> std::mutex::
+# lock -> __gthread_mutex_lock) are frames of their own, and one-line
+# locations name the program's line, not gthr-default.h's.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -91,6 +94,30 @@ sc replay --json "$trace" >"$SC_TMP/rp.json" 2>/dev/null
 tap_is "$(own_frame "$SC_TMP/rp.json" 'd["stacks"]' abba_deadlock)" \
 	"$(own_frame "$SC_TMP/dl.json" 'd["bugs"][0]["stacks"]' abba_deadlock)" \
 	"replay --json: the replayed failure's stacks"
+
+# Inlined calls: cxx_abba is built at -O2, std::mutex::lock() and
+# libstdc++'s __gthread_mutex_lock are inlined into worker() and other().
+bin=$(sc_target cxx_abba)
+rc=0
+sc launch --json -s pos -n "$RUNS" --seed "$SEED" -- "$bin" \
+	>"$SC_TMP/cxx.json" 2>/dev/null || rc=$?
+tap_is "$(python3 - "$SC_TMP/cxx.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+b = d["bugs"][0]
+print(b["kind"], re.sub(r"cxx_abba\.cc:\d+", "cxx_abba.cc:N", b["location"]))
+for s in b["stacks"]:
+    fr = s["frames"]
+    for i, f in enumerate(fr):
+        if f["function"] == "std::mutex::lock()" and f["inlined"]:
+            outer = next((g for g in fr[i + 1:] if not g["inlined"]), None)
+            print("T%d: std::mutex::lock() inlined into %s at %s" % (
+                s["thread"], outer and outer["function"],
+                outer and outer["file"]))
+PY
+)" "$(printf 'deadlock %s() at cxx_abba.cc:N (cxx_abba)\nT1: std::mutex::lock() inlined into worker() at cxx_abba.cc\nT2: std::mutex::lock() inlined into other() at cxx_abba.cc' \
+	"$(json_get "$SC_TMP/cxx.json" 'd["bugs"][0]["location"]' | sed -E 's/\(\).*//')")" \
+	"cxx_abba: the location is the program's line; std::mutex::lock() is an inlined frame of worker() and other()"
 
 # A hang: the spinning thread's stack, at the line of its loop.
 bin=$(sc_target spin_forever)
