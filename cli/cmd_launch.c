@@ -29,7 +29,7 @@ static const char launch_usage[] =
 "deadlock, hang).\n"
 "\n"
 "  -s, --strategy NAME     random, pct, pos, pos-rw, noise, speed, urw,\n"
-"                          surw, portfolio, chess or native\n"
+"                          surw, portfolio, mix, chess or native\n"
 "                          (default: " SC_DEFAULT_STRATEGY ")\n"
 "      --depth D           pct: the bug depth to aim at, 1 to 64 (default 3)\n"
 "      --noise KIND        noise: white (fixed --p), random (p drawn per\n"

@@ -25,8 +25,15 @@ static int add_mapping(const struct sc_map_entry *m, void *arg)
 		c->r = r;
 		c->cap = cap;
 	}
+	const char *slash = strrchr(m->path, '/');
+	const char *base = slash ? slash + 1 : m->path;
+	bool glibc = sc_system_library(m->path) &&
+		     (strncmp(base, "libc.so", 7) == 0 ||
+		      strncmp(base, "libc-", 5) == 0 ||
+		      strncmp(base, "ld-linux", 8) == 0);
 	c->r[c->n++] = (struct sc_code_range){ m->start, m->end,
-					       !sc_system_library(m->path) };
+					       !sc_system_library(m->path),
+					       glibc };
 	return 0;
 }
 
@@ -46,21 +53,42 @@ static const struct sc_code_range *find(const struct sc_process *p,
 	return NULL;
 }
 
-bool sc_code_is_own(struct sc_process *p, uint64_t pc)
+/* The mapping of pc, reading the maps again when it is in none. */
+static const struct sc_code_range *lookup(struct sc_process *p, uint64_t pc,
+					  bool *unknown)
 {
 	const struct sc_code_range *r = find(p, pc);
 
+	*unknown = false;
 	if (!r) {
 		struct collect c = { 0 };
 		if (sc_maps_foreach(p->pid, add_mapping, &c) < 0) {
 			free(c.r);
-			return true;    /* unknown: as before, probe at pc */
+			*unknown = true;
+			return NULL;
 		}
 		sc_code_forget(p);
 		p->code = c.r;
 		p->ncode = c.n;
 		r = find(p, pc);
 	}
-	/* Anonymous code (a JIT, the vdso): not a library's. */
-	return !r || r->own;
+	return r;
+}
+
+bool sc_code_is_own(struct sc_process *p, uint64_t pc)
+{
+	bool unknown;
+	const struct sc_code_range *r = lookup(p, pc, &unknown);
+
+	/* Unknown: as before, probe at pc.  Anonymous code (a JIT, the
+	 * vdso): not a library's. */
+	return unknown || !r || r->own;
+}
+
+bool sc_code_is_glibc(struct sc_process *p, uint64_t pc)
+{
+	bool unknown;
+	const struct sc_code_range *r = lookup(p, pc, &unknown);
+
+	return r && r->glibc;
 }

@@ -183,6 +183,19 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 	/* At the entry, [rsp] is the caller's return address. */
 	uint64_t ret = 0;
 	sc_mem_read(t->proc, t->regs.rsp, &ret, sizeof(ret));
+	/* glibc locking for itself (the dynamic loader's lock taken in
+	 * pthread_create, the locale lock of printf): not the program's
+	 * synchronisation, and each such event would be one more point
+	 * where another thread may run, diluting the ones that matter.
+	 * Contention still ends in a futex wait, which is modelled.  Thread
+	 * creation and joins stay events wherever they are called from. */
+	if (e->cfg->skip_glibc_sync && bp->kind != SC_EV_LIB_CREATE &&
+	    bp->kind != SC_EV_LIB_JOIN && ret &&
+	    sc_code_is_glibc(t->proc, ret - 1)) {
+		if (sc_bp_step_over(e, t) == 0)
+			resume_free(t);
+		return;
+	}
 	t->next = (struct sc_event){ .thread = t->logical, .kind = bp->kind,
 		.access = bp->access, .object = t->regs.rdi, .pc = bp->addr,
 		.call_site = ret };

@@ -273,6 +273,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.seeded_random = hdr->seeded_random;
 	h.has_spin_model = hdr->spin_model;
 	h.spin_model = hdr->spin_model;
+	h.has_skip_glibc_sync = hdr->skip_glibc_sync;
+	h.skip_glibc_sync = hdr->skip_glibc_sync;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

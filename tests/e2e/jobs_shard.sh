@@ -90,7 +90,7 @@ PER_RUN='{k: d["pct_bound"][k] for k in ("depth", "threads", "points", "per_run"
 hits=0
 nstrategies=0
 for spec in random pct pos pos-rw urw surw noise "noise --noise best" speed \
-	portfolio; do
+	portfolio mix; do
 	# shellcheck disable=SC2206 # the options of the spec, on purpose
 	opts=(-s $spec)
 	name=${spec// --noise /=}

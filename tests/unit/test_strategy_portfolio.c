@@ -1,7 +1,7 @@
 /*
- * test_strategy_portfolio.c - the portfolio rotates over its members run
- * by run, is deterministic, picks only enabled threads, and keeps the
- * session's counts whichever member ran.
+ * test_strategy_portfolio.c - the portfolio (and mix) rotate over their
+ * members run by run, are deterministic, pick only enabled threads, and
+ * keep the session's counts whichever member ran.
  */
 #include "config.h"
 
@@ -21,6 +21,15 @@ int main(void)
 	for (uint32_t r = 1; r <= 8; r++)
 		is_str(sc_portfolio_member(r), want[r - 1], "run %u: %s", r,
 		       want[r - 1]);
+	const char *mix_want[] = { "surw", "surw", "pct", "surw" };
+	for (uint32_t r = 1; r <= 4; r++)
+		is_str(sc_mix_member(r), mix_want[r - 1], "mix run %u: %s", r,
+		       mix_want[r - 1]);
+	ok(same_schedule("mix", "", 3, 3, 1000, &en1) && en1,
+	   "mix: a seed gives one schedule, only enabled threads");
+	ok(sc_strategy_find("mix")->create("x=1", 1, 1, NULL, &p, err,
+					   sizeof(err)) < 0,
+	   "mix rejects parameters: %s", err);
 	ok(same_schedule("portfolio", "", 3, 3, 1000, &en1) && en1,
 	   "a seed gives one schedule, only enabled threads");
 	ok(!same_schedule("portfolio", "", 3, 4, 1000, &en2) && en2,

@@ -284,6 +284,10 @@ struct sc_run_config {
 	 * blocked until the holder unlocks, instead of spinning through
 	 * slices until it is preempted. */
 	bool spin_model;
+	/* Calls of the synchronisation functions made by glibc itself
+	 * (libc.so.6 or the dynamic loader calling pthread_mutex_lock on its
+	 * own locks) are not events: the thread goes on through them. */
+	bool skip_glibc_sync;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -424,6 +428,7 @@ struct sc_trace_header {
 	bool atomics;                   /* sc_run_config.atomics */
 	bool seeded_random;             /* sc_run_config.seeded_random */
 	bool spin_model;                /* sc_run_config.spin_model */
+	bool skip_glibc_sync;           /* sc_run_config.skip_glibc_sync */
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
