@@ -9,6 +9,11 @@
  * page-aligned p_vaddr of the first PT_LOAD segment (0 for non-PIE
  * executables, the load address for PIE and shared objects).  Modules are
  * read once, lazily; answers are cached per (module map, address).
+ *
+ * Code inlined from a system header (std::vector::push_back,
+ * std::mutex::lock at -O2) is named where the program called it: the
+ * innermost call site of the inlined calls there (dwarf_inline.h) that
+ * is not itself in a system header, with the function it is in.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -23,6 +28,7 @@
 
 #include "analysis.h"
 #include "demangle.h"
+#include "dwarf_inline.h"
 #include "u64map.h"
 
 struct line_row {
@@ -386,6 +392,33 @@ static uint64_t map_hash(const struct sc_trace_module *mods, size_t n)
 	return h;
 }
 
+/* Code from a system header at vaddr: "file:line" of the innermost call
+ * site in the program's own source among the calls inlined there, and
+ * *function (replaced, malloc'd) the function that call is in.  False
+ * when there is none. */
+static bool program_site(const char *path, uint64_t vaddr, char *buf,
+			 size_t len, char **function)
+{
+	struct sc_inline_site chain[SC_INLINE_DEPTH];
+	size_t k = sc_dwarf_inline_chain(path, vaddr, chain, SC_INLINE_DEPTH);
+
+	for (size_t i = k; i-- > 0;) {
+		if (chain[i].call_in_system_header || !chain[i].call_line)
+			continue;
+		snprintf(buf, len, "%s:%u", chain[i].call_file,
+			 chain[i].call_line);
+		if (i > 0) {
+			char *fn = strdup(chain[i - 1].function);
+			if (fn) {
+				free(*function);
+				*function = fn;
+			}
+		}
+		return true;
+	}
+	return false;
+}
+
 /* Compute the answer for addr (data: a variable rather than code). */
 static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 		  size_t nmods, uint64_t addr, bool data, struct cached *out)
@@ -414,6 +447,9 @@ static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 				 vaddr - f->addr);
 		else if (data && f)
 			snprintf(buf, sizeof(buf), "%s", name);
+		else if (r && sc_system_source(m->files[r->file]) &&
+			 program_site(m->path, vaddr, buf, sizeof(buf), &name))
+			;       /* the program's line that the header's code serves */
 		else if (r)
 			snprintf(buf, sizeof(buf), "%s:%u",
 				 base_name(m->files[r->file]), r->line);

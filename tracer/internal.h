@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "tracer.h"
+#include "dwarf_inline.h"
 
 /* What the preemption machinery (preempt.c) is doing with a thread. */
 enum sc_probe {
@@ -376,21 +377,7 @@ bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr);
  * says whether the file is a system header (sc_system_source). */
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
 		       size_t len, unsigned *line, bool *system);
-/* ---- dwarf_inline.c ---- */
-/* One call inlined at an address: function was inlined where its caller
- * is at call_file:call_line. */
-struct sc_inline_site {
-	char function[256];             /* demangled */
-	char call_file[256];            /* base name */
-	unsigned call_line;
-	bool call_in_system_header;
-};
-#define SC_INLINE_DEPTH 8
-/* The calls inlined at a file-relative code address of the ELF file
- * path, outermost first (out[0] was inlined into the real function);
- * returns how many (0: none, or no DWARF). */
-size_t sc_dwarf_inline_chain(const char *path, uint64_t vaddr,
-			     struct sc_inline_site *out, size_t max);
+/* ---- dwarf_inline.c: include/dwarf_inline.h ---- */
 void sc_addr_ranges_free(struct sc_addr_ranges *r);
 /* Append [lo, hi) (nothing when empty); -1 when out of memory. */
 int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi);
@@ -418,9 +405,7 @@ enum sc_runtime {
 	SC_RUNTIME_GO_STRIPPED, /* Go without symbols: nothing is known */
 };
 bool sc_system_library(const char *path);
-/* Is a source file one of the system's (a C or C++ library header, as
- * /usr/include/c++/12/bits/std_mutex.h), not the program's? */
-bool sc_system_source(const char *path);
+
 /* What of the ELF file is the program's own code: fills *only (file
  * addresses) for SC_RUNTIME_GO; free it with sc_addr_ranges_free. */
 struct Elf;

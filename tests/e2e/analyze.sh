@@ -190,6 +190,19 @@ tap_is "$(tail -n1 "$SC_TMP/mem/coverage.csv" | cut -d, -f1,3)" "20,1" \
 tap_check "the text report names the racing pair" \
 	grep -q "race_sites.c:$(line_of RACE-A) (adder_a) <-> race_sites.c:$(line_of RACE-B) (adder_b): .* in 20 runs" "$SC_TMP/mem.txt"
 
+# A race inside libstdc++'s push_back, inlined into the program's function
+# at -O2: named at the program's line, not at vector.tcc's.
+vr=$(sc_target cxx_vector_race)
+vr_line=$(grep -n "/\* PUSH \*/" "$top_srcdir/tests/targets/cxx_vector_race.cc" | cut -d: -f1)
+rc=0
+sc launch --json -s random --granularity mem -n 20 --seed 3 --keep-traces all \
+	--out "$SC_TMP/vr" -- "$vr" >/dev/null 2>"$SC_TMP/vr.err" || rc=$?
+sc analyze --json --no-files "$SC_TMP/vr" >"$SC_TMP/vr.json" 2>>"$SC_TMP/vr.err"
+tap_diag_file "$SC_TMP/vr.err" 5
+tap_is "$(json_get "$SC_TMP/vr.json" 'sorted(set("%s (%s) <-> %s (%s)" % (r["first"], r["first_function"], r["second"], r["second_function"]) for r in d["races"]))')" \
+	"[\"cxx_vector_race.cc:$vr_line (producer(int)) <-> cxx_vector_race.cc:$vr_line (producer(int))\"]" \
+	"cxx_vector_race: the race inside the inlined push_back is named at the program's line ($vr_line), not in a libstdc++ header"
+
 # --- exports ---------------------------------------------------------------
 abba=$(sc_target abba_deadlock)
 rc=0
