@@ -5,6 +5,12 @@
  * loader has mapped libc.  The object of each event is the first argument
  * (the lock's address).  Versioned duplicates (pthread_cond_wait@GLIBC_2.2.5
  * and @@GLIBC_2.3.2) get a breakpoint each; aliases at one address get one.
+ *
+ * A session runs the same program, so the same libc, hundreds of times:
+ * what the symbol table gave (file offsets of the functions) is kept for
+ * the file last read, known by device, inode, size and mtime, and a run
+ * only adds the load address (comparing each of libc's thousands of
+ * symbol names with these was a tenth of the supervisor's time per run).
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -13,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -79,11 +86,39 @@ static const struct sync_fn *lookup_sync_fn(const char *name)
 	return NULL;
 }
 
-static int plant_from_symtab(struct sc_process *p, Elf *elf, Elf_Scn *scn,
-			     GElf_Shdr *sh, uint64_t bias)
+/* A sync function found in a libc file: its address relative to the
+ * load bias (the symbol's value). */
+struct found_fn {
+	uint64_t value;
+	const struct sync_fn *fn;
+};
+
+/* What the last libc file read gave. */
+static struct {
+	bool valid;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	bool is_dyn;
+	struct found_fn *v;
+	size_t n;
+} cache;
+
+static int remember(const struct sync_fn *fn, uint64_t value)
+{
+	struct found_fn *nv = realloc(cache.v, (cache.n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	cache.v = nv;
+	cache.v[cache.n++] = (struct found_fn){ value, fn };
+	return 0;
+}
+
+static int collect_symtab(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	int planted = 0;
 
 	if (!data || sh->sh_entsize == 0)
 		return 0;
@@ -97,46 +132,78 @@ static int plant_from_symtab(struct sc_process *p, Elf *elf, Elf_Scn *scn,
 			continue;
 		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		const struct sync_fn *fn = name ? lookup_sync_fn(name) : NULL;
-		if (!fn)
-			continue;
-		if (sc_bp_add(p, bias + sym.st_value, fn->kind, fn->access,
-			      fn->name) == 0)
-			planted++;
+		if (fn && remember(fn, sym.st_value) < 0)
+			return -1;
 	}
-	return planted;
+	return 0;
+}
+
+/* Fill the cache from the libc file at path (open as fd, whose stat is
+ * st). */
+static int read_libc(int fd, const struct stat *st)
+{
+	Elf *elf;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	int rc = 0;
+
+	cache.valid = false;
+	cache.n = 0;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -1;
+	cache.is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
+	while (rc == 0 && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
+			rc = collect_symtab(elf, scn, &sh);
+	}
+	elf_end(elf);
+	if (rc < 0)
+		return -1;
+	cache.dev = st->st_dev;
+	cache.ino = st->st_ino;
+	cache.size = st->st_size;
+	cache.mtime = st->st_mtim;
+	cache.valid = true;
+	return 0;
+}
+
+static bool cache_is_of(const struct stat *st)
+{
+	return cache.valid && cache.dev == st->st_dev &&
+	       cache.ino == st->st_ino && cache.size == st->st_size &&
+	       cache.mtime.tv_sec == st->st_mtim.tv_sec &&
+	       cache.mtime.tv_nsec == st->st_mtim.tv_nsec;
 }
 
 int sc_plant_libc_breakpoints(struct sc_process *p)
 {
 	char path[4096];
 	uint64_t base;
+	struct stat st;
 	int planted = 0;
 
 	static const char *const libc_names[] = { "libc.so", "libc-", NULL };
 	if (sc_maps_find_module(p->pid, NULL, libc_names, path, sizeof(path),
 				&base) < 0)
 		return 0;   /* static binary or no libc: syscalls only */
-	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf) {
+	if (fstat(fd, &st) < 0 || (!cache_is_of(&st) && read_libc(fd, &st) < 0)) {
 		close(fd);
 		return -1;
 	}
-	GElf_Ehdr eh;
-	uint64_t bias = 0;
-	if (gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN)
-		bias = base;
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM)
-			planted += plant_from_symtab(p, elf, scn, &sh, bias);
-	}
-	elf_end(elf);
 	close(fd);
+	uint64_t bias = cache.is_dyn ? base : 0;
+	for (size_t i = 0; i < cache.n; i++) {
+		const struct sync_fn *fn = cache.v[i].fn;
+		if (sc_bp_add(p, bias + cache.v[i].value, fn->kind, fn->access,
+			      fn->name) == 0)
+			planted++;
+	}
 	return planted;
 }
 
