@@ -324,6 +324,14 @@ int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
  * cfg->seeded_random) and resume t.  False for any other syscall. */
 bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
 
+/* ---- race_sites.c ---- */
+/* Is pc the start of an instruction, judged from the code bytes
+ * code[0, back + ahead) that start back bytes before it (linear sweeps
+ * from several points before pc: most of them land on a real boundary)?
+ * True when back is too short to judge. */
+bool sc_insn_boundary(const uint8_t *code, size_t back, size_t ahead,
+		      uint64_t pc);
+
 /* ---- spin_model.c ---- */
 /* Is t about to call pthread_spin_lock on a held spinlock, with
  * cfg->spin_model?  Reads the lock word: call it only while every thread
@@ -425,6 +433,7 @@ uint64_t sc_auxv_entry(pid_t pid);
 struct sc_map_entry {
 	uint64_t start, end, offset;
 	const char *path;
+	bool exec;                      /* mapped executable (r-x) */
 };
 /* Call fn for each file-backed mapping in address order until it returns
  * non-zero; returns that value (0 when it never stopped), -1 when the maps

@@ -17,11 +17,12 @@ int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
 		return -1;
 	while (!rc && fgets(line, sizeof(line), f)) {
 		unsigned long start, end, off;
-		char file[4096] = "";
-		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095[^\n]", &start,
-			   &end, &off, file) < 3 || file[0] != '/')
+		char perms[8] = "", file[4096] = "";
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095[^\n]", &start,
+			   &end, perms, &off, file) < 4 || file[0] != '/')
 			continue;   /* anonymous, [heap], [stack], [vdso] */
-		struct sc_map_entry m = { start, end, off, file };
+		struct sc_map_entry m = { start, end, off, file,
+					  perms[2] == 'x' };
 		rc = fn(&m, arg);
 	}
 	fclose(f);

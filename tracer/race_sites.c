@@ -8,9 +8,21 @@
  * checked before it gets an int3: it must lie in a file mapping of the
  * program's own (never the system's libraries, whose code no pilot run
  * instruments) and decode, with the same decoder as mem granularity, to an
- * instruction that touches non-stack memory.  Anything else (an image
- * that is not the one of the pilot runs: another program after exec, a
- * rebuilt binary) is skipped rather than corrupting an instruction.
+ * instruction that touches non-stack memory, and lie on an instruction
+ * boundary (below).  Anything else (an image that is not the one of the
+ * pilot runs: another program after exec, a rebuilt binary) is skipped
+ * rather than corrupting an instruction.
+ *
+ * The boundary check matters with --follow-forks: a script's shell and
+ * the test it starts are both position-independent executables loaded at
+ * the same address, so a racing pc of the test may fall in the middle of
+ * one of the shell's instructions, where the bytes happen to decode as a
+ * memory access too (inside "mov %fs:0x28,%rax", "mov 0x28,%rax"): an
+ * int3 there turned the shell's instruction into another one, and dash
+ * crashed in most runs of SCTBench's aget-bug2.  x86 decoding
+ * resynchronises within a few instructions, so sweeps started at several
+ * points before pc agree on the real boundaries: pc is kept when most of
+ * them land on it.
  */
 #include <capstone/capstone.h>
 #include <stdlib.h>
@@ -32,7 +44,9 @@ static int contains_pc(const struct sc_map_entry *m, void *arg)
 
 	if (l->pc < m->start || l->pc >= m->end)
 		return 0;
-	l->own = !sc_system_library(m->path);
+	/* Code only: another image's read-only data (its ELF header, its
+	 * strings) may lie at a racing pc of the pilot's image. */
+	l->own = m->exec && !sc_system_library(m->path);
 	return 1;
 }
 
@@ -53,6 +67,66 @@ static bool decode_at(csh cs, cs_insn *in, struct sc_process *p, uint64_t pc,
 	if (size == 0 || !cs_disasm_iter(cs, &c, &size, &a, in))
 		return false;
 	return sc_mem_describe(in, m);
+}
+
+/* Bytes before pc where the boundary sweeps start, and how many starts. */
+#define SWEEP_BACK 64
+#define SWEEP_STARTS 16
+
+bool sc_insn_boundary(const uint8_t *code, size_t back, size_t ahead,
+		      uint64_t pc)
+{
+	uint64_t from = pc - back;
+	bool ok = false;
+	int hits = 0;
+	cs_insn *in;
+	csh cs;
+
+	if (back < SWEEP_STARTS)
+		return true;    /* the mapping starts at or right before pc */
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return false;
+	in = cs_malloc(cs);
+	for (size_t k = 0; in && k < SWEEP_STARTS; k++) {
+		const uint8_t *c = code + k;
+		size_t size = back + ahead - k;
+		uint64_t a = from + k;
+		/* Sweep until the next instruction would start at or past pc;
+		 * bytes that do not decode (a sweep that started inside an
+		 * instruction) are stepped over one at a time. */
+		while (a < pc && size > 0) {
+			if (!cs_disasm_iter(cs, &c, &size, &a, in)) {
+				c++;
+				size--;
+				a++;
+			}
+		}
+		hits += a == pc;
+	}
+	ok = 2 * hits > SWEEP_STARTS;
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return ok;
+}
+
+/* Is pc the start of an instruction of p's code?  (See the top.) */
+static bool on_boundary(struct sc_process *p, uint64_t pc)
+{
+	uint8_t code[SWEEP_BACK + INSN_MAX];
+	uint64_t from = pc - SWEEP_BACK;
+	size_t back = SWEEP_BACK, ahead = INSN_MAX;
+
+	/* The instruction that starts before pc must decode whole, so read
+	 * past pc too; near the end or the start of a mapping, what can be
+	 * read. */
+	while (ahead > 1 && sc_mem_read(p, pc, code, ahead) < 0)
+		ahead--;
+	while (back > 0 && sc_mem_read(p, from, code, back + ahead) < 0) {
+		back--;
+		from++;
+	}
+	return sc_insn_boundary(code, back, ahead, pc);
 }
 
 int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
@@ -90,7 +164,8 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 		struct own_lookup l = { pcs[i], false };
 		if (sc_maps_foreach(p->pid, contains_pc, &l) != 1 || !l.own)
 			continue;
-		if (!decode_at(cs, in, p, pcs[i], &table[k]))
+		if (!on_boundary(p, pcs[i]) ||
+		    !decode_at(cs, in, p, pcs[i], &table[k]))
 			continue;
 		addrs[k++] = pcs[i];
 	}
