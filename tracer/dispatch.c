@@ -130,6 +130,7 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 
 	sc_bp_remove(p, p->entry_bp);
 	p->entry_bp = 0;
+	p->images++;
 	if (sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
 	if (e->cfg->granularity == SC_GRAN_MEM) {

@@ -106,6 +106,9 @@ struct sc_process {
 	/* A child that exec'd a program other than the main one (a test
 	 * binary started by a script): its crash is the run's bug. */
 	bool runs_other_program;
+	/* Images that reached their entry point (1 for the first program,
+	 * more after exec). */
+	uint32_t images;
 	/* Its executable mappings, own code or a system library's
 	 * (code_ranges.c; read again when a pc is in none of them). */
 	struct sc_code_range *code;
@@ -413,6 +416,15 @@ enum sc_runtime {
 	SC_RUNTIME_GO_STRIPPED, /* Go without symbols: nothing is known */
 };
 bool sc_system_library(const char *path);
+/* Is path a system program (/usr/bin, /bin, /usr/sbin, /sbin, or a
+ * system library directory)? */
+bool sc_system_program(const char *path);
+/* Is the main executable exe of p's current image the program's own code,
+ * to instrument?  Not a system program, or the one the user named (not a
+ * script's interpreter, nor an interpreter or shell named directly: a
+ * shell, python, perl, ...) as the first image of the main process. */
+bool sc_exe_is_own(const struct sc_engine *e, const struct sc_process *p,
+		   const char *exe);
 
 /* What of the ELF file is the program's own code: fills *only (file
  * addresses) for SC_RUNTIME_GO; free it with sc_addr_ranges_free. */

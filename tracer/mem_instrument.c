@@ -3,7 +3,10 @@
  * the atomic read-modify-writes (sync granularity: the locks of runtimes
  * that never call pthread are made of them).
  *
- * Chosen modules at mem: the main executable, plus shared objects named
+ * Chosen modules at mem: the main executable (unless it is a system
+ * program that the user did not name: a script's interpreter, a shell or
+ * a language runtime, a tool a test script runs; sc_exe_is_own), plus
+ * shared objects named
  * with --instrument (matched against the start of the file name),
  * optionally limited to the instructions of some source files
  * (--instrument-source, through the DWARF line tables).  For the atomics:
@@ -232,8 +235,13 @@ int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)p->pid);
 	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = 0;
-	if (n > 0 && sc_maps_find_module(p->pid, exe, NULL, path, sizeof(path),
-					 &base) == 0) {
+	/* A script's shell, python running the user's code, cat or sed
+	 * started by a test script: not the program's code.  Instrumenting
+	 * bash at mem granularity made each run of a script-started test
+	 * take seconds. */
+	if (n > 0 && sc_exe_is_own(e, p, exe) &&
+	    sc_maps_find_module(p->pid, exe, NULL, path, sizeof(path),
+				&base) == 0) {
 		scan_module(e, path, base, which, &sites);
 		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
 	}

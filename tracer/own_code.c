@@ -36,6 +36,65 @@ bool sc_system_library(const char *path)
 	return false;
 }
 
+bool sc_system_program(const char *path)
+{
+	static const char *const dirs[] = {
+		"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/games/",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return sc_system_library(path);
+}
+
+/* A shell or a language runtime: the program it runs is the user's, not
+ * its own code. */
+static bool interpreter(const char *path)
+{
+	static const char *const names[] = {
+		"sh", "bash", "dash", "zsh", "ksh", "mksh", "busybox", "env",
+		"python", "perl", "ruby", "node", "nodejs", "java", "lua",
+		"tclsh", "php", "Rscript", "make", "timeout", "nice", "nohup",
+		"stdbuf", "xargs",
+	};
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i]);
+		/* python3.11, perl5.36.0: a version after the name. */
+		if (strncmp(base, names[i], n) == 0 &&
+		    (base[n] == '\0' || (base[n] >= '0' && base[n] <= '9')))
+			return true;
+	}
+	return false;
+}
+
+/* Does the program the user named start with "#!"? */
+static bool named_a_script(const struct sc_engine *e)
+{
+	char head[2] = "";
+	const char *prog = e->cfg->argv ? e->cfg->argv[0] : NULL;
+	int fd = prog ? open(prog, O_RDONLY | O_CLOEXEC) : -1;
+
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 2 && head[0] == '#' && head[1] == '!';
+}
+
+bool sc_exe_is_own(const struct sc_engine *e, const struct sc_process *p,
+		   const char *exe)
+{
+	if (!sc_system_program(exe))
+		return true;
+	/* pigz, sort, xz named on the command line: the program under test,
+	 * though Debian installed it. */
+	return p == e->main_proc && p->images <= 1 && !interpreter(exe) &&
+	       !named_a_script(e);
+}
+
 bool sc_system_source(const char *path)
 {
 	static const char *const dirs[] = {

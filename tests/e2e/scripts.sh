@@ -8,6 +8,8 @@
 # location; a script that execs the target does too; a
 # "#!/usr/bin/env bash" script gets its arguments and passes; a missing
 # interpreter, or one env cannot find, is a one-line error with exit 3.
+# At mem granularity the shell itself is not instrumented (a system
+# program the user did not name), the test it runs is.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -68,6 +70,19 @@ sc launch -n 1 -- "$SC_BIN/env_missing.sh" >"$SC_TMP/out" 2>"$SC_TMP/err" || rc=
 tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
 	"#!/usr/bin/env NAME with NAME not in PATH: exit 3 and one line"
 tap_diag_file "$SC_TMP/err" 2
+
+# mem granularity: the memory accesses are the test's (racy_counter, a
+# child of the shell), none is the shell's (T0: no exec in child.sh).
+racy=$(sc_target racy_counter)
+printf '#!/bin/sh\n%s\n' "$racy" >"$SC_BIN/racy.sh"
+chmod +x "$SC_BIN/racy.sh"
+rc=0
+sc launch --json -s random --granularity mem -n 1 --seed 1 --keep-traces all \
+	--out "$SC_TMP/racy" -- "$SC_BIN/racy.sh" >/dev/null 2>"$SC_TMP/racy.err" || rc=$?
+sc export "$SC_TMP/racy/run-000001.sctrace" >"$SC_TMP/racy.trace.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/racy.trace.json" '"T0 %d, others %s" % (sum(1 for e in d["events"] if e["thread"] == 0 and e["kind"] in ("read", "write", "rmw")), "yes" if any(e["thread"] > 0 and e["kind"] in ("read", "write") for e in d["events"]) else "no")')" \
+	"T0 0, others yes" \
+	"--granularity mem through a /bin/sh script: the shell's accesses are no events, the test's are"
 
 sc_check_no_leftovers
 tap_done
