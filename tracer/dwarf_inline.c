@@ -21,7 +21,19 @@
 #include <string.h>
 
 #include "demangle.h"
-#include "internal.h"
+#include "dwarf_inline.h"
+
+bool sc_system_source(const char *path)
+{
+	static const char *const dirs[] = {
+		"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/",
+		"/usr/lib/llvm", "/usr/src/",
+	};
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
 
 struct walk {
 	Dwarf_Debug dbg;

@@ -95,18 +95,6 @@ bool sc_exe_is_own(const struct sc_engine *e, const struct sc_process *p,
 	       !named_a_script(e);
 }
 
-bool sc_system_source(const char *path)
-{
-	static const char *const dirs[] = {
-		"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/",
-		"/usr/lib/llvm", "/usr/src/",
-	};
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
-			return true;
-	return false;
-}
-
 static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *want,
 			      GElf_Shdr *sh)
 {

@@ -51,6 +51,7 @@ echo "building the fuzz target in $work"
 	"$src/analysis/symbolizer.c" "$src/analysis/session.c" \
 	"$src/analysis/analyze_report.c" "$src/analysis/coverage_files.c" \
 	"$src/analysis/export_chrome.c" "$src/analysis/export_dot.c" \
+	"$src/tracer/dwarf_inline.c" \
 	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz \
 	-lstdc++
 # shellcheck disable=SC2086

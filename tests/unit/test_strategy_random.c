@@ -66,7 +66,7 @@ static void test_registry(void)
 	   !sc_strategy_planned("pos") && sc_strategy_find("chess"),
 	   "every strategy of the design is implemented (chess too)");
 	is_str(sc_strategy_list(), "random, pct, pos, pos-rw, noise, speed, urw, "
-	       "surw, portfolio, chess, native",
+	       "surw, portfolio, mix, chess, native",
 	       "list of known strategies");
 	ok(s && s->create("x=1", 1, 1, NULL, &p, err, sizeof(err)) < 0 && err[0],
 	   "random rejects parameters: %s", err);

@@ -25,8 +25,7 @@ size_t sc_dwarf_inline_chain(const char *path, uint64_t vaddr,
 			     struct sc_inline_site *out, size_t max);
 
 /* Is a source file one of the system's (a C or C++ library header, as
- * /usr/include/c++/12/bits/std_mutex.h), not the program's?
- * (tracer/own_code.c) */
+ * /usr/include/c++/12/bits/std_mutex.h), not the program's? */
 bool sc_system_source(const char *path);
 
 #endif
