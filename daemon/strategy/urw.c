@@ -57,8 +57,15 @@ uint64_t sc_urw_weight(const struct sc_policy *p, uint32_t thread)
 	return (uint64_t)(est - (double)done + 0.5);
 }
 
+/* An event where the walk chooses: one on an object more than one thread
+ * touched, or the end of the process (exit_group ends every other live
+ * thread, so it is ordered against each of their events: a main that
+ * returns without joining its threads, with a checker thread that must
+ * run before). */
 static bool interesting(const struct urw_ctx *c, const struct sc_event *e)
 {
+	if (e->kind == SC_EV_PROCESS_EXIT)
+		return true;
 	return e->object != 0 && sc_learn_shared(c->learn, e->object);
 }
 
