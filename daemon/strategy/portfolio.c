@@ -15,8 +15,8 @@
  * pct's schedules and its later runs were other runs than surw's, finding
  * deep_order 3's bug in 4 of 134 surw runs against 25 for surw alone with
  * the same seeds; now every surw run of mix is the run of surw alone with
- * its seed.  Measured (100 runs per SCTBench case, 200 per target): 25 of
- * 32 SCTBench cases hit against surw's 23, geomean 0.081 against 0.083;
+ * its seed.  Measured (100 runs per SCTBench case, 200 per target): 26 of
+ * 32 SCTBench cases hit against surw's 25, geomean 0.089 against 0.094;
  * on tests/targets 0.183 against 0.194, so surw stays the default.
  *
  * The wrapper forwards every callback to the chosen strategy's policy and
