@@ -205,6 +205,15 @@ static void read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct module_info *m,
 	dwarf_srclines_dealloc_b(ctx);
 }
 
+/* Without a handler, libdwarf aborts the process on an error whose
+ * Dwarf_Error pointer is NULL (several calls below pass NULL); with one
+ * it returns DW_DLV_ERROR, and the module gets no lines. */
+static void no_abort(Dwarf_Error err, Dwarf_Ptr arg)
+{
+	(void)err;
+	(void)arg;
+}
+
 static void read_lines(struct module_info *m)
 {
 	Dwarf_Debug dbg = NULL;
@@ -212,7 +221,7 @@ static void read_lines(struct module_info *m)
 	size_t cap = 0;
 
 	if (dwarf_init_path(m->path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
-			    NULL, NULL, &dbg, NULL, 0, NULL, &err) != DW_DLV_OK) {
+			    no_abort, NULL, &dbg, NULL, 0, NULL, &err) != DW_DLV_OK) {
 		if (err)
 			dwarf_dealloc_error(dbg, err);
 		return;
