@@ -29,6 +29,7 @@
 #include "analysis.h"
 #include "demangle.h"
 #include "dwarf_inline.h"
+#include "dwarf_no_abort.h"
 #include "u64map.h"
 
 struct line_row {
@@ -205,15 +206,6 @@ static void read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct module_info *m,
 	dwarf_srclines_dealloc_b(ctx);
 }
 
-/* Without a handler, libdwarf aborts the process on an error whose
- * Dwarf_Error pointer is NULL (several calls below pass NULL); with one
- * it returns DW_DLV_ERROR, and the module gets no lines. */
-static void no_abort(Dwarf_Error err, Dwarf_Ptr arg)
-{
-	(void)err;
-	(void)arg;
-}
-
 static void read_lines(struct module_info *m)
 {
 	Dwarf_Debug dbg = NULL;
@@ -221,7 +213,7 @@ static void read_lines(struct module_info *m)
 	size_t cap = 0;
 
 	if (dwarf_init_path(m->path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
-			    no_abort, NULL, &dbg, NULL, 0, NULL, &err) != DW_DLV_OK) {
+			    sc_dwarf_no_abort, NULL, &dbg, NULL, 0, NULL, &err) != DW_DLV_OK) {
 		if (err)
 			dwarf_dealloc_error(dbg, err);
 		return;
@@ -410,22 +402,23 @@ static bool program_site(const char *path, uint64_t vaddr, char *buf,
 {
 	struct sc_inline_site chain[SC_INLINE_DEPTH];
 	size_t k = sc_dwarf_inline_chain(path, vaddr, chain, SC_INLINE_DEPTH);
+	size_t level = sc_inline_program_level(chain, k, true);
 
-	for (size_t i = k; i-- > 0;) {
-		if (chain[i].call_in_system_header || !chain[i].call_line)
-			continue;
-		snprintf(buf, len, "%s:%u", chain[i].call_file,
-			 chain[i].call_line);
-		if (i > 0) {
-			char *fn = strdup(chain[i - 1].function);
-			if (fn) {
-				free(*function);
-				*function = fn;
-			}
+	if (level == SIZE_MAX)
+		return false;
+	/* Level `level` is chain[k - level]'s call site, in the function of
+	 * chain[k - level - 1] (the real one, already *function, for the
+	 * outermost). */
+	snprintf(buf, len, "%s:%u", chain[k - level].call_file,
+		 chain[k - level].call_line);
+	if (level < k) {
+		char *fn = strdup(chain[k - level - 1].function);
+		if (fn) {
+			free(*function);
+			*function = fn;
 		}
-		return true;
 	}
-	return false;
+	return true;
 }
 
 /* Compute the answer for addr (data: a variable rather than code). */

@@ -23,6 +23,7 @@ static const char *object_noun(uint16_t kind)
 	case SC_EV_SEM_WAIT: return "semaphore";
 	case SC_EV_BARRIER_WAIT: return "barrier";
 	case SC_EV_ONCE: return "once control";
+	case SC_EV_SPIN_LOCK: return "spinlock";
 	default: return NULL;
 	}
 }
@@ -47,22 +48,12 @@ static struct sc_thread *mutex_owner(struct sc_engine *e, struct sc_thread *t,
 	return sc_thread_by_tid(e, owner);
 }
 
-/* Append the clause of a thread about to lock a held spinlock
- * (spin_model.c): glibc does not record who holds one. */
-static void describe_spin_wait(struct sc_thread *t, char *buf, size_t len)
+/* What t waits on: its futex word, or for a thread about to lock a held
+ * spinlock (spin_model.c, no futex) the lock, which its last call
+ * (pthread_spin_lock) names. */
+static uint64_t waited_on(const struct sc_thread *t)
 {
-	char obj[256], site[512] = "";
-	pid_t pid = t->proc->pid;
-	size_t used = strlen(buf);
-
-	if (t->next.call_site)
-		sc_symbolize(pid, t->next.call_site - 1, site, sizeof(site));
-	sc_symbolize_data(pid, t->next.object, obj, sizeof(obj));
-	snprintf(buf + used, len - used,
-		 "%sT%u waits for spinlock %s (0x%llx) in pthread_spin_lock%s%s",
-		 used ? "; " : "", t->logical, obj,
-		 (unsigned long long)t->next.object,
-		 *site ? " called from " : "", site);
+	return t->spin_wait ? t->last_call_object : t->wait_addr;
 }
 
 /* Append one "T1 waits for ..." clause for blocked thread t. */
@@ -70,7 +61,7 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 			  char *buf, size_t len)
 {
 	char obj[256], site[512] = "";
-	uint64_t addr = t->wait_addr;
+	uint64_t addr = waited_on(t);
 	pid_t pid = t->proc->pid;
 	size_t used = strlen(buf);
 	const char *noun = object_noun(t->last_call_kind);
@@ -127,21 +118,13 @@ void sc_report_deadlock(struct sc_engine *e)
 			blocked++;
 			continue;
 		}
-		if (t->controlled && t->spin_wait) {
-			if (!first || (!first->spin_wait &&
-				       thread_by_ctid(e, first->wait_addr)))
-				first = t;
-			blocked++;
-			describe_spin_wait(t, graph, sizeof(graph));
-			continue;
-		}
-		if (!t->controlled || t->state != TH_BLOCKED)
+		if (!t->controlled ||
+		    (t->state != TH_BLOCKED && !t->spin_wait))
 			continue;
 		/* Locate the report at a thread in the cycle, not at main
 		 * waiting in pthread_join. */
-		if (!first || (!first->spin_wait &&
-			       thread_by_ctid(e, first->wait_addr) &&
-			       !thread_by_ctid(e, t->wait_addr)))
+		if (!first || (thread_by_ctid(e, waited_on(first)) &&
+			       !thread_by_ctid(e, waited_on(t))))
 			first = t;
 		blocked++;
 		describe_wait(e, t, graph, sizeof(graph));
@@ -149,11 +132,9 @@ void sc_report_deadlock(struct sc_engine *e)
 	snprintf(r->message, sizeof(r->message),
 		 "%zu thread%s blocked: %s", blocked,
 		 blocked == 1 ? "" : "s", graph);
-	uint64_t site = first && first->spin_wait ? first->next.call_site
-			: first ? first->last_call_site : 0;
-	if (site)
-		sc_symbolize(first->proc->pid, site - 1, r->location,
-			     sizeof(r->location));
+	if (first && first->last_call_site)
+		sc_symbolize(first->proc->pid, first->last_call_site - 1,
+			     r->location, sizeof(r->location));
 	sc_report_blocked_stacks(e);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;

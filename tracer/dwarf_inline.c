@@ -22,6 +22,7 @@
 
 #include "demangle.h"
 #include "dwarf_inline.h"
+#include "dwarf_no_abort.h"
 
 bool sc_system_source(const char *path)
 {
@@ -33,6 +34,17 @@ bool sc_system_source(const char *path)
 		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
 			return true;
 	return false;
+}
+
+size_t sc_inline_program_level(const struct sc_inline_site *chain, size_t k,
+			       bool line_in_system_header)
+{
+	if (!line_in_system_header)
+		return 0;
+	for (size_t i = 1; i <= k; i++)
+		if (!chain[k - i].call_in_system_header && chain[k - i].call_line)
+			return i;
+	return SIZE_MAX;
 }
 
 struct walk {
@@ -301,15 +313,11 @@ static void walk_cu(struct walk *w, Dwarf_Die cu)
 	w->nfiles = 0;
 }
 
-/* Without a handler, libdwarf aborts on an error whose Dwarf_Error
- * pointer is NULL; with one it returns DW_DLV_ERROR, which every call
- * here treats as "not there". */
-static void ignore_error(Dwarf_Error err, Dwarf_Ptr arg)
+void sc_dwarf_no_abort(Dwarf_Error err, Dwarf_Ptr arg)
 {
-	(void)err;
 	(void)arg;
 	if (getenv("SC_DEBUG_DWARF"))
-		fprintf(stderr, "dwarf_inline: %s\n", dwarf_errmsg(err));
+		fprintf(stderr, "dwarf: %s\n", dwarf_errmsg(err));
 }
 
 size_t sc_dwarf_inline_chain(const char *path, uint64_t vaddr,
@@ -318,7 +326,7 @@ size_t sc_dwarf_inline_chain(const char *path, uint64_t vaddr,
 	struct walk w = { .vaddr = vaddr, .out = out, .max = max };
 
 	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
-			    ignore_error, NULL, &w.dbg, NULL, 0, NULL,
+			    sc_dwarf_no_abort, NULL, &w.dbg, NULL, 0, NULL,
 			    NULL) != DW_DLV_OK)
 		return 0;
 	while (!w.found) {

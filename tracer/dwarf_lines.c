@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_no_abort.h"
 #include "internal.h"
 
 static bool source_matches(const char *file, const char *const *sources)
@@ -75,15 +76,6 @@ static void cu_ranges(Dwarf_Die cu, const char *const *sources,
 	dwarf_srclines_dealloc_b(ctx);
 }
 
-/* Without a handler, libdwarf aborts (the whole job) on an error whose
- * Dwarf_Error pointer is NULL, as most calls here pass; with one it
- * returns DW_DLV_ERROR, which every caller treats as "no line". */
-static void no_abort(Dwarf_Error err, Dwarf_Ptr arg)
-{
-	(void)err;
-	(void)arg;
-}
-
 /* Call fn on the compilation-unit DIE of every CU of path's .debug_info.
  * -1 when the file has no DWARF. */
 static int for_each_cu(const char *path, void (*fn)(Dwarf_Die cu, void *arg),
@@ -92,7 +84,7 @@ static int for_each_cu(const char *path, void (*fn)(Dwarf_Die cu, void *arg),
 	Dwarf_Debug dbg;
 
 	if (dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
-			    no_abort, NULL, &dbg, NULL, 0, NULL, NULL) != DW_DLV_OK)
+			    sc_dwarf_no_abort, NULL, &dbg, NULL, 0, NULL, NULL) != DW_DLV_OK)
 		return -1;
 	for (;;) {
 		Dwarf_Unsigned next;

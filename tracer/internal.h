@@ -328,12 +328,14 @@ int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
 bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
 
 /* ---- race_sites.c ---- */
+struct cs_insn;
 /* Is pc the start of an instruction, judged from the code bytes
  * code[0, back + ahead) that start back bytes before it (linear sweeps
  * from several points before pc: most of them land on a real boundary)?
- * True when back is too short to judge. */
-bool sc_insn_boundary(const uint8_t *code, size_t back, size_t ahead,
-		      uint64_t pc);
+ * True when back is too short to judge.  cs is an open x86-64 capstone
+ * handle (csh), in an instruction buffer of it. */
+bool sc_insn_boundary(size_t cs, struct cs_insn *in, const uint8_t *code,
+		      size_t back, size_t ahead, uint64_t pc);
 
 /* ---- spin_model.c ---- */
 /* Is t about to call pthread_spin_lock on a held spinlock, with

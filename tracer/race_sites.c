@@ -73,21 +73,15 @@ static bool decode_at(csh cs, cs_insn *in, struct sc_process *p, uint64_t pc,
 #define SWEEP_BACK 64
 #define SWEEP_STARTS 16
 
-bool sc_insn_boundary(const uint8_t *code, size_t back, size_t ahead,
-		      uint64_t pc)
+bool sc_insn_boundary(size_t cs, struct cs_insn *in, const uint8_t *code,
+		      size_t back, size_t ahead, uint64_t pc)
 {
 	uint64_t from = pc - back;
-	bool ok = false;
 	int hits = 0;
-	cs_insn *in;
-	csh cs;
 
 	if (back < SWEEP_STARTS)
 		return true;    /* the mapping starts at or right before pc */
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
-		return false;
-	in = cs_malloc(cs);
-	for (size_t k = 0; in && k < SWEEP_STARTS; k++) {
+	for (size_t k = 0; k < SWEEP_STARTS; k++) {
 		const uint8_t *c = code + k;
 		size_t size = back + ahead - k;
 		uint64_t a = from + k;
@@ -103,15 +97,12 @@ bool sc_insn_boundary(const uint8_t *code, size_t back, size_t ahead,
 		}
 		hits += a == pc;
 	}
-	ok = 2 * hits > SWEEP_STARTS;
-	if (in)
-		cs_free(in, 1);
-	cs_close(&cs);
-	return ok;
+	return 2 * hits > SWEEP_STARTS;
 }
 
 /* Is pc the start of an instruction of p's code?  (See the top.) */
-static bool on_boundary(struct sc_process *p, uint64_t pc)
+static bool on_boundary(csh cs, cs_insn *in, struct sc_process *p,
+			uint64_t pc)
 {
 	uint8_t code[SWEEP_BACK + INSN_MAX];
 	uint64_t from = pc - SWEEP_BACK;
@@ -126,7 +117,7 @@ static bool on_boundary(struct sc_process *p, uint64_t pc)
 		back--;
 		from++;
 	}
-	return sc_insn_boundary(code, back, ahead, pc);
+	return sc_insn_boundary(cs, in, code, back, ahead, pc);
 }
 
 int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
@@ -164,7 +155,7 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 		struct own_lookup l = { pcs[i], false };
 		if (sc_maps_foreach(p->pid, contains_pc, &l) != 1 || !l.own)
 			continue;
-		if (!on_boundary(p, pcs[i]) ||
+		if (!on_boundary(cs, in, p, pcs[i]) ||
 		    !decode_at(cs, in, p, pcs[i], &table[k]))
 			continue;
 		addrs[k++] = pcs[i];

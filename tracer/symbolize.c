@@ -174,7 +174,6 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 		struct sc_inline_site chain[SC_INLINE_DEPTH];
 		size_t k = max > 1 ? sc_dwarf_inline_chain(m.path, vaddr, chain,
 			max - 1 < SC_INLINE_DEPTH ? max - 1 : SC_INLINE_DEPTH) : 0;
-		bool picked = false;
 		/* Level i (innermost first) is in chain[k-1-i]'s function
 		 * (the real one for i = k), at the line table's line for
 		 * i = 0, else where chain[k-i] was inlined. */
@@ -182,16 +181,12 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 			const char *fn = i < k ? chain[k - 1 - i].function : name;
 			const char *file = i ? chain[k - i].call_file : src;
 			unsigned ln = i ? chain[k - i].call_line : line;
-			bool sys = i ? chain[k - i].call_in_system_header : system;
 			/* Like a debugger: function, then file:line. */
 			put(texts[i], len, "%s at %s:%u (%s%s)", fn, file,
 				 ln, mod, i < k ? ", inlined" : "");
-			if (!picked && !sys) {
-				*pick = i;
-				picked = true;
-			}
 		}
-		if (!picked)
+		*pick = sc_inline_program_level(chain, k, system);
+		if (*pick == SIZE_MAX)
 			*pick = k;
 		return k + 1;
 	}

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <capstone/capstone.h>
 #include <stdint.h>
 
 #include "internal.h"
@@ -27,22 +28,32 @@ static const uint8_t dash[] = {
 };
 #define DASH_AT 0x7933u         /* address of dash[0] */
 
+static csh cs;
+static cs_insn *in;
+
 /* Judge pc with the 64 bytes before it and 15 after, as the tracer does. */
 static bool boundary(uint64_t pc)
 {
 	size_t at = (size_t)(pc - DASH_AT);
 
-	return sc_insn_boundary(dash + at - 64, 64, 15, pc);
+	return sc_insn_boundary(cs, in, dash + at - 64, 64, 15, pc);
 }
 
 int main(void)
 {
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK ||
+	    !(in = cs_malloc(cs))) {
+		ok(0, "capstone opens");
+		return done_testing();
+	}
 	ok(boundary(0x7973), "0x7973, mov %%fs:0x28,%%rax: a boundary");
 	ok(!boundary(0x7974), "0x7974, inside it after the fs prefix: not one");
 	ok(!boundary(0x7975), "0x7975, inside it: not one");
 	ok(boundary(0x797c), "0x797c, the next instruction: a boundary");
 	ok(!boundary(0x797d), "0x797d, inside that one: not one");
-	ok(sc_insn_boundary(dash, 8, 15, DASH_AT + 8),
+	ok(sc_insn_boundary(cs, in, dash, 8, 15, DASH_AT + 8),
 	   "8 bytes of code before pc (a mapping's start): cannot judge, kept");
+	cs_free(in, 1);
+	cs_close(&cs);
 	return done_testing();
 }
