@@ -18,14 +18,18 @@ static void make_id(char *buf, size_t len)
 {
 	time_t now = time(NULL);
 	struct tm tm;
-	uint16_t rnd = 0;
+	uint32_t rnd = 0;
 	char stamp[24];
 
+	/* 32 random bits: ids of sessions written to --out directories are
+	 * not checked against each other by mkdir(), and a test suite starts
+	 * dozens of sessions per second (16 bits once collided in CI). */
 	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-		rnd = (uint16_t)(getpid() ^ now);
+		rnd = (uint32_t)getpid() ^ (uint32_t)now ^
+		      (uint32_t)clock();
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s-%04x", stamp, rnd);
+	snprintf(buf, len, "%s-%08x", stamp, rnd);
 }
 
 static int absolutize(const char *path, char *out, size_t len, char *err,

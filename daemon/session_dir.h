@@ -17,7 +17,7 @@
 #include "control.pb-c.h"
 
 struct sc_session {
-	char id[32];
+	char id[40];
 	char dir[PATH_MAX];         /* absolute */
 };
 
