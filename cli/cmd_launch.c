@@ -83,7 +83,7 @@ static const char launch_usage[] =
 "      --socket PATH       daemon control socket\n"
 "  -h, --help              show this help and exit\n"
 "\n"
-"      --jobs J            run J runs at once, each job pinned with its\n"
+"  -j, --jobs J            run J runs at once, each job pinned with its\n"
 "                          program to its own CPU (default: $SCHEDCTL_JOBS,\n"
 "                          else the number of CPUs); same results as\n"
 "                          --jobs 1; -s chess always runs in one job\n"
@@ -97,7 +97,7 @@ static const char launch_usage[] =
 
 enum {
 	OPT_SEED = 2000, OPT_MAX_STEPS, OPT_TIMEOUT, OPT_KEEP_GOING, OPT_OUT,
-	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_JOBS, OPT_SHARD,
+	OPT_JSON, OPT_SLICE, OPT_TIMEOUTS, OPT_GRAN, OPT_SHARD,
 	OPT_DETACH, OPT_KEEP_TRACES, OPT_DEPTH, OPT_INSTRUMENT, OPT_INSTRUMENT_SRC,
 	OPT_FOLLOW_FORKS, OPT_NOISE, OPT_NOISE_P, OPT_NOISE_C, OPT_PREEMPTIONS,
 	OPT_NO_CACHE, OPT_STDIN,
@@ -116,7 +116,7 @@ static const struct option launch_opts[] = {
 	{ "slice-us", required_argument, NULL, OPT_SLICE },
 	{ "timeouts", required_argument, NULL, OPT_TIMEOUTS },
 	{ "granularity", required_argument, NULL, OPT_GRAN },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "detach", no_argument, NULL, OPT_DETACH },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
@@ -247,7 +247,7 @@ static int parse_one(int c, struct launch_opts *o)
 		o->sources[req->n_instrument_sources++] = optarg;
 		req->instrument_sources = o->sources;
 		return 0;
-	case OPT_JOBS:
+	case 'j':
 		if (cli_parse_u32("--jobs", optarg, &req->jobs) < 0)
 			return EXIT_USAGE;
 		if (req->jobs < 1 || req->jobs > 256)
@@ -431,7 +431,7 @@ int cmd_launch(int argc, char **argv)
 	opterr = 0;
 	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+:s:n:h", launch_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:n:j:h", launch_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(launch_usage, stdout);
 			return 0;

@@ -68,8 +68,10 @@ int cli_bad_option(int c, char **argv)
 
 	if (c == ':')
 		return cli_usage_error("option '%s' requires an argument", arg);
-	/* Short options: optopt names the letter, argv may hold a cluster. */
-	if (optopt && optopt < 256 && arg[0] == '-' && arg[1] != '-')
+	/* Short options: optopt names the letter (getopt leaves it 0 for
+	 * an unknown long option).  argv[optind - 1] may be the argument of
+	 * an earlier option ("-s random -j1"), not the bad option itself. */
+	if (optopt > 0 && optopt < 256)
 		return cli_usage_error("unknown option '-%c'", optopt);
 	return cli_usage_error("unknown option '%s'", arg);
 }
