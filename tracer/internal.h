@@ -307,6 +307,8 @@ pid_t sc_spawn_native(const struct sc_run_config *cfg, const char *path, int *er
 void sc_child_setup_common(const struct sc_run_config *cfg);
 
 /* ---- seccomp_filter.c ---- */
+/* Build the filter (before fork); install it (in the child). */
+int sc_seccomp_prepare(void);
 int sc_install_seccomp_filter(void);
 int sc_seccomp_trapped_syscalls(const int **list);
 
@@ -437,6 +439,29 @@ enum sc_runtime sc_own_code(struct Elf *elf, struct sc_addr_ranges *only);
 void sc_note_runtime(struct sc_engine *e, enum sc_runtime rt,
 		     const char *path);
 void sc_mem_instrument_free(struct sc_engine *e);
+
+/* ---- site_cache.c: decoded sites of a module, per job process ---- */
+struct sc_mem_site {
+	uint64_t addr;          /* relative to the module's load bias */
+	struct sc_mem_insn insn;
+};
+struct sc_site_key {
+	uint64_t dev, ino, size;
+	int64_t mtime_s, mtime_ns;
+	int which;              /* enum sc_sites */
+	uint64_t sources;       /* hash of --instrument-source (mem only) */
+};
+int sc_site_key_of(const char *path, enum sc_sites which,
+		   const char *const *sources, struct sc_site_key *k);
+struct sc_module_sites {
+	const struct sc_mem_site *v;
+	size_t n;
+	enum sc_runtime rt;     /* what sc_own_code() said of the module */
+	bool dyn;               /* position independent: add the load base */
+};
+bool sc_site_cache_get(const struct sc_site_key *k, struct sc_module_sites *out);
+void sc_site_cache_put(const struct sc_site_key *k,
+		       const struct sc_module_sites *in);
 
 /* ---- libc_syms.c ---- */
 int sc_plant_libc_breakpoints(struct sc_process *p);

@@ -29,13 +29,8 @@
 
 #include "internal.h"
 
-struct mem_site {
-	uint64_t addr;
-	struct sc_mem_insn insn;
-};
-
 struct site_vec {
-	struct mem_site *v;
+	struct sc_mem_site *v;
 	size_t n, cap;
 };
 
@@ -44,7 +39,7 @@ static int push_site(struct site_vec *s, uint64_t addr,
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 256;
-		struct mem_site *nv = realloc(s->v, cap * sizeof(*nv));
+		struct sc_mem_site *nv = realloc(s->v, cap * sizeof(*nv));
 		if (!nv)
 			return -1;
 		s->v = nv;
@@ -63,8 +58,7 @@ static bool skipped_section(const char *name)
 }
 
 static void scan_section(csh cs, const uint8_t *code, size_t size,
-			 uint64_t vaddr, uint64_t bias,
-			 const struct sc_addr_ranges *only,
+			 uint64_t vaddr, const struct sc_addr_ranges *only,
 			 enum sc_sites which, struct site_vec *out)
 {
 	cs_insn *in = cs_malloc(cs);
@@ -86,7 +80,7 @@ static void scan_section(csh cs, const uint8_t *code, size_t size,
 			continue;
 		if (sc_mem_describe(in, &m) &&
 		    (which == SC_SITES_MEMORY || m.access == SC_ACC_RMW))
-			push_site(out, bias + in->address, &m);
+			push_site(out, in->address, &m);
 	}
 	cs_free(in, 1);
 }
@@ -95,22 +89,24 @@ static void scan_section(csh cs, const uint8_t *code, size_t size,
  * (sorted or not): a Go binary's main functions are a sliver of its text,
  * and disassembling only them keeps a 2 MB runtime out of the way. */
 static void scan_ranges(csh cs, const uint8_t *code, size_t size,
-			uint64_t vaddr, uint64_t bias,
-			const struct sc_addr_ranges *r, enum sc_sites which,
-			struct site_vec *out)
+			uint64_t vaddr, const struct sc_addr_ranges *r,
+			enum sc_sites which, struct site_vec *out)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		uint64_t lo = r->v[i].lo > vaddr ? r->v[i].lo : vaddr;
 		uint64_t hi = r->v[i].hi < vaddr + size ? r->v[i].hi
 							: vaddr + size;
 		if (lo < hi)
-			scan_section(cs, code + (lo - vaddr), hi - lo, lo, bias,
-				     NULL, which, out);
+			scan_section(cs, code + (lo - vaddr), hi - lo, lo, NULL,
+				     which, out);
 	}
 }
 
-static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
-		       enum sc_sites which, struct site_vec *out)
+/* Decode path's text: its sites, at addresses relative to the load bias
+ * (*dyn: the module is position independent, the bias is its base). */
+static int decode_module(struct sc_engine *e, const char *path,
+			 enum sc_sites which, struct site_vec *out,
+			 enum sc_runtime *rt_out, bool *dyn)
 {
 	const char *const *sources = e->cfg->instrument_sources;
 	struct sc_addr_ranges only = { 0 }, own = { 0 };
@@ -138,9 +134,8 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 	}
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	enum sc_runtime rt = sc_own_code(elf, &own);
-	if (rt != SC_RUNTIME_NONE)
-		sc_note_runtime(e, rt, path);
-	uint64_t bias = eh.e_type == ET_DYN ? base : 0;
+	*rt_out = rt;
+	*dyn = eh.e_type == ET_DYN;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -153,10 +148,10 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 		if (!d || !d->d_buf)
 			continue;
 		if (rt == SC_RUNTIME_GO)
-			scan_ranges(cs, d->d_buf, d->d_size, sh.sh_addr, bias,
-				    &own, which, out);
+			scan_ranges(cs, d->d_buf, d->d_size, sh.sh_addr, &own,
+				    which, out);
 		else if (rt == SC_RUNTIME_NONE)
-			scan_section(cs, d->d_buf, d->d_size, sh.sh_addr, bias,
+			scan_section(cs, d->d_buf, d->d_size, sh.sh_addr,
 				     filtered ? &only : NULL, which, out);
 		/* A stripped Go binary: nothing is known to be the
 		 * program's own, so nothing is instrumented. */
@@ -169,9 +164,39 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 	return 0;
 }
 
+/* out gets the sites of the module at path loaded at base: decoded once
+ * per job process (site_cache.c), then copied. */
+static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
+		       enum sc_sites which, struct site_vec *out)
+{
+	struct sc_module_sites m = { .rt = SC_RUNTIME_NONE };
+	struct sc_site_key key;
+	size_t first = out->n;
+	bool have_key = sc_site_key_of(path, which, e->cfg->instrument_sources,
+				       &key) == 0;
+
+	if (have_key && sc_site_cache_get(&key, &m)) {
+		for (size_t i = 0; i < m.n; i++)
+			if (push_site(out, m.v[i].addr, &m.v[i].insn) < 0)
+				return -1;
+	} else {
+		if (decode_module(e, path, which, out, &m.rt, &m.dyn) < 0)
+			return -1;
+		m.v = out->v + first;
+		m.n = out->n - first;
+		if (have_key)
+			sc_site_cache_put(&key, &m);
+	}
+	for (size_t i = first; m.dyn && i < out->n; i++)
+		out->v[i].addr += base;
+	if (m.rt != SC_RUNTIME_NONE)
+		sc_note_runtime(e, m.rt, path);
+	return 0;
+}
+
 static int cmp_site(const void *a, const void *b)
 {
-	const struct mem_site *x = a, *y = b;
+	const struct sc_mem_site *x = a, *y = b;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 

@@ -33,21 +33,17 @@
 /* Longest x86-64 instruction. */
 #define INSN_MAX 15
 
-struct own_lookup {
-	uint64_t pc;
-	bool own;
-};
-
-static int contains_pc(const struct sc_map_entry *m, void *arg)
+/* Collect the mappings of the program's own code.  Code only: another
+ * image's read-only data (its ELF header, its strings) may lie at a racing
+ * pc of the pilot's image. */
+static int add_own_code(const struct sc_map_entry *m, void *arg)
 {
-	struct own_lookup *l = arg;
+	struct sc_addr_ranges *own = arg;
 
-	if (l->pc < m->start || l->pc >= m->end)
-		return 0;
-	/* Code only: another image's read-only data (its ELF header, its
-	 * strings) may lie at a racing pc of the pilot's image. */
-	l->own = m->exec && !sc_system_library(m->path);
-	return 1;
+	if (m->exec && !sc_system_library(m->path) &&
+	    sc_addr_ranges_push(own, m->start, m->end) < 0)
+		return -1;
+	return 0;
 }
 
 /* Decode the instruction at pc from p's memory (no int3 of ours may lie
@@ -130,10 +126,20 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 	csh cs;
 	int planted = 0;
 
+	struct sc_addr_ranges own = { 0 };
+
 	if (!pcs || n == 0)
 		return 0;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	/* One read of the maps for all the pcs: a session's race list
+	 * grows to hundreds of pcs. */
+	if (sc_maps_foreach(p->pid, add_own_code, &own) < 0) {
+		sc_addr_ranges_free(&own);
 		return -1;
+	}
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		sc_addr_ranges_free(&own);
+		return -1;
+	}
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	in = cs_malloc(cs);
 	table = malloc(n * sizeof(*table));
@@ -147,13 +153,13 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 		cs_close(&cs);
 		free(table);
 		free(addrs);
+		sc_addr_ranges_free(&own);
 		return -1;
 	}
 	/* All decoded first: a planted int3 would change the bytes of the
 	 * next instruction's read when two sites are close. */
 	for (size_t i = 0; i < n; i++) {
-		struct own_lookup l = { pcs[i], false };
-		if (sc_maps_foreach(p->pid, contains_pc, &l) != 1 || !l.own)
+		if (!sc_addr_ranges_contain(&own, pcs[i]))
 			continue;
 		if (!on_boundary(cs, in, p, pcs[i]) ||
 		    !decode_at(cs, in, p, pcs[i], &table[k]))
@@ -162,6 +168,7 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 	}
 	cs_free(in, 1);
 	cs_close(&cs);
+	sc_addr_ranges_free(&own);
 	/* The table lives as long as the run: breakpoints point into it. */
 	e->mem_tables[e->nmem_tables++] = table;
 	for (size_t i = 0; i < k; i++)

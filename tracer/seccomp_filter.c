@@ -9,7 +9,11 @@
  * traced.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <seccomp.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
@@ -43,11 +47,19 @@ int sc_seccomp_trapped_syscalls(const int **list)
 	return (int)(sizeof(trapped) / sizeof(trapped[0]));
 }
 
-/* Runs in the child between fork and exec.  Returns -errno. */
-int sc_install_seccomp_filter(void)
+/* The filter as BPF, built once per process by libseccomp: compiling it
+ * in every run's child (between fork and exec, on the run's clock) cost
+ * more than loading it. */
+static struct sock_filter filter_code[BPF_MAXINSNS];
+static unsigned short filter_len;
+
+/* libseccomp 2.5 exports BPF to a descriptor only: a pipe (the filter is
+ * far smaller than a pipe's buffer). */
+static int compile_filter(void)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-	int rc;
+	int fds[2] = { -1, -1 }, rc;
+	size_t got = 0;
 
 	if (!ctx)
 		return -ENOMEM;
@@ -56,16 +68,55 @@ int sc_install_seccomp_filter(void)
 		if (rc < 0)
 			goto out;
 	}
-	/* We set NO_NEW_PRIVS ourselves so the error is clear if it fails. */
-	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
-	if (rc < 0)
-		goto out;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
 		rc = -errno;
 		goto out;
 	}
-	rc = seccomp_load(ctx);
+	rc = seccomp_export_bpf(ctx, fds[1]);
+	if (rc < 0)
+		goto out;
+	close(fds[1]);
+	fds[1] = -1;
+	for (;;) {
+		ssize_t n = read(fds[0], (char *)filter_code + got,
+				 sizeof(filter_code) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!got || got % sizeof(struct sock_filter) || got == sizeof(filter_code))
+		rc = -EINVAL;
+	else
+		filter_len = (unsigned short)(got / sizeof(struct sock_filter));
 out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
 	seccomp_release(ctx);
 	return rc;
+}
+
+int sc_seccomp_prepare(void)
+{
+	return filter_len ? 0 : compile_filter();
+}
+
+/* Runs in the child between fork and exec (async-signal-safe: two
+ * prctl calls on the filter sc_seccomp_prepare() built before the fork).
+ * Returns -errno. */
+int sc_install_seccomp_filter(void)
+{
+	struct sock_fprog prog = { .len = filter_len, .filter = filter_code };
+
+	if (!filter_len)
+		return -EINVAL;
+	/* NO_NEW_PRIVS ourselves, so that the error is clear if it fails. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -errno;
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		return -errno;
+	return 0;
 }

@@ -87,6 +87,11 @@ pid_t sc_spawn_traced(struct sc_engine *e, const char *path)
 	int go[2], errp[2];
 	char byte = 0;
 
+	int rc = sc_seccomp_prepare();
+	if (rc < 0) {
+		errno = -rc;
+		return -1;
+	}
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return -1;
 	if (pipe2(errp, O_CLOEXEC) < 0) {
@@ -111,7 +116,7 @@ pid_t sc_spawn_traced(struct sc_engine *e, const char *path)
 		/* Wait until the parent has seized us. */
 		if (read(go[0], &byte, 1) != 1)
 			_exit(126);
-		int rc = sc_install_seccomp_filter();
+		rc = sc_install_seccomp_filter();
 		if (rc < 0)
 			child_fail(errp[1], -rc);
 		execve(path, cfg->argv, cfg->envp ? cfg->envp : environ);
