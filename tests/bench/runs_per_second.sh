@@ -1,56 +1,84 @@
 #!/bin/bash
-# runs_per_second.sh: throughput of a session on a small two-thread test
-# (tests/targets/c11_threads: main hands 10 numbers to a worker), side by
-# side in one run (`make bench`):
-#   native       the program run N times in a plain loop (no schedctl)
-#   -s native    schedctl launch, uncontrolled runs (session overhead)
-#   random -j1   schedctl launch -s random --jobs 1
-#   random -j2   schedctl launch -s random --jobs 2
-# Runs per second = N / wall seconds measured around the whole command.
+# runs_per_second.sh: throughput of sessions, side by side in one run
+# (`make bench`), for each program of BENCH_PROGRAMS:
+#   native        the program run N times in a plain loop (no schedctl)
+#   -s native     schedctl launch, uncontrolled runs (session overhead)
+#   random sync   schedctl launch -s random --granularity sync --jobs 1
+#   default       schedctl launch --jobs 1 (surw, race granularity: pilot
+#                 runs at mem, then the racing instructions)
+#   random -j2    schedctl launch -s random --granularity sync --jobs 2
+# Runs per second = N / wall seconds measured around the whole command;
+# each ratio is against the native loop measured in the same run.
 # Timings are reported, never judged: not part of `make check`.
 #
 # Environment: top_builddir (default: the current directory), BENCH_RUNS
-# (runs per measurement, default 400), BENCH_TARGET (default c11_threads).
+# (runs per measurement of a small target, default 400; pigz gets a
+# quarter), BENCH_PROGRAMS (default "c11_threads bounded_buffer pigz";
+# pigz is skipped when not installed).
 set -euo pipefail
 
 top_builddir=${top_builddir:-$PWD}
 # shellcheck source=tests/bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-TARGET=$top_builddir/tests/targets/${BENCH_TARGET:-c11_threads}
 N=${BENCH_RUNS:-400}
+PROGRAMS=${BENCH_PROGRAMS:-c11_threads bounded_buffer pigz}
 
-[ -x "$TARGET" ] || { echo "runs_per_second.sh: $TARGET not built (run: make bench)" >&2; exit 1; }
 [ -x "$SCHEDCTL" ] || { echo "runs_per_second.sh: $SCHEDCTL not built" >&2; exit 1; }
-
 
 now() { date +%s.%N; }
 rate() { python3 -c "import sys; print('%.1f' % (int(sys.argv[1]) / (float(sys.argv[3]) - float(sys.argv[2]))))" "$@"; }
+ratio() { python3 -c "import sys; print('%.2fx' % (float(sys.argv[1]) / float(sys.argv[2])))" "$@"; }
 
-sc ping >/dev/null 2>&1 || sc launch -n 1 -s native -- "$TARGET" >/dev/null
+# A 256 kB text input for pigz, the same in every run.
+head -c 196608 /dev/zero | tr '\0' 'a' | fold -w 63 >"$tmp/pigz.in"
 
-t0=$(now)
-for _ in $(seq "$N"); do "$TARGET" >/dev/null; done
-t1=$(now)
-native=$(rate "$N" "$t0" "$t1")
-
-measure() {
-	local t0 t1
-	t0=$(now)
-	# sync granularity, as the table says (the default, race, would add
-	# its pilot runs at mem).
-	sc launch -n "$N" --seed 1 --keep-going --keep-traces none \
-		--granularity sync "$@" -- \
-		"$TARGET" >/dev/null || { echo "runs_per_second.sh: launch $* failed" >&2; exit 1; }
-	t1=$(now)
-	rate "$N" "$t0" "$t1"
+# command NAME: the words of program NAME's command line, one per line.
+command_of() {
+	case $1 in
+	pigz) printf '%s\n' "$(command -v pigz)" -c -p2 "$tmp/pigz.in" ;;
+	*) printf '%s\n' "$top_builddir/tests/targets/$1" ;;
+	esac
 }
-snative=$(measure -s native --jobs 1)
-j1=$(measure -s random --jobs 1)
-j2=$(measure -s random --jobs 2)
 
-echo "runs per second, $N runs of $(basename "$TARGET") on $(nproc) CPUs:"
-printf '  %-22s %10s\n' "native (plain loop)" "$native" \
-	"schedctl -s native -j1" "$snative" \
-	"schedctl random -j1" "$j1" \
-	"schedctl random -j2" "$j2"
-python3 -c "import sys; j1, j2, n = map(float, sys.argv[1:]); print('  --jobs 2 / --jobs 1: %.2fx; random -j2 / native: %.2f' % (j2 / j1, j2 / n))" "$j1" "$j2" "$native"
+sc ping >/dev/null 2>&1 || sc launch -n 1 -s native -- /bin/true >/dev/null
+
+printf 'runs per second on %s CPUs (ratio: against the native loop)\n' "$(nproc)"
+printf '  %-16s %6s %9s %15s %15s %15s %15s\n' program runs native \
+	"-s native" "random sync" "default" "random -j2"
+for prog in $PROGRAMS; do
+	if [ "$prog" = pigz ] && ! command -v pigz >/dev/null; then
+		echo "  $prog: not installed, skipped"
+		continue
+	fi
+	mapfile -t cmd < <(command_of "$prog")
+	[ -x "${cmd[0]}" ] || { echo "runs_per_second.sh: ${cmd[0]} not built (run: make bench)" >&2; exit 1; }
+	n=$N
+	[ "$prog" = pigz ] && n=$((N / 4))
+	[ "$n" -ge 1 ] || n=1
+
+	t0=$(now)
+	for _ in $(seq "$n"); do "${cmd[@]}" >/dev/null; done
+	t1=$(now)
+	native=$(rate "$n" "$t0" "$t1")
+
+	measure() {
+		local t0 t1
+		t0=$(now)
+		sc launch -n "$n" --seed 1 --keep-going --keep-traces none \
+			"$@" -- "${cmd[@]}" >/dev/null 2>&1 || [ $? -eq 1 ] ||
+			{ echo "runs_per_second.sh: launch $* on $prog failed" >&2; exit 1; }
+		t1=$(now)
+		rate "$n" "$t0" "$t1"
+	}
+	snative=$(measure -s native --jobs 1)
+	sync1=$(measure -s random --granularity sync --jobs 1)
+	default1=$(measure --jobs 1)
+	sync2=$(measure -s random --granularity sync --jobs 2)
+	printf '  %-16s %6s %9s %7s (%5s) %7s (%5s) %7s (%5s) %7s (%5s)\n' \
+		"$prog" "$n" "$native" \
+		"$snative" "$(ratio "$snative" "$native")" \
+		"$sync1" "$(ratio "$sync1" "$native")" \
+		"$default1" "$(ratio "$default1" "$native")" \
+		"$sync2" "$(ratio "$sync2" "$native")"
+	echo "  $prog: --jobs 2 / --jobs 1 (random sync): $(ratio "$sync2" "$sync1")"
+done
