@@ -29,6 +29,8 @@ struct word {
 
 struct rd {
 	const struct sc_trace *t;
+	const struct sc_atomic_module *atomics;
+	size_t natomics;
 	uint32_t n;             /* thread slots */
 	uint32_t *vc;           /* n x n: vc[t*n + u] */
 	uint32_t *pending;      /* n x n: clocks to join at t's next event */
@@ -120,6 +122,23 @@ static int set_cell(struct word *w, uint32_t th, uint32_t clock,
 	return 0;
 }
 
+/* Whether the bytes of memory event e are declared atomic: the module
+ * with the highest load address at or below them (its .bss may lie past
+ * its file mappings) says. */
+static bool declared_atomic(const struct rd *r, const struct sc_trace_event *e)
+{
+	const struct sc_atomic_module *m = NULL;
+	uint64_t len = e->size ? e->size : 1;
+
+	for (size_t i = 0; i < r->natomics && r->atomics[i].load <= e->object;
+	     i++)
+		m = &r->atomics[i];
+	if (!m || !m->ranges || !m->ranges->n)
+		return false;
+	uint64_t a = e->object - m->load + m->first_vaddr;
+	return sc_atomic_ranges_overlap(m->ranges, a, a + len);
+}
+
 /* Check and record one memory access.  Returns 0, 1 when fn stopped the
  * scan, -1 when out of memory. */
 static int mem_access(struct rd *r, size_t ev, race_fn fn, void *ctx)
@@ -199,9 +218,11 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			r->has_pending[th] = false;
 		}
 		my[th]++;
+		bool sync_access = false;
 		if (hb_is_mem(e->kind)) {
 			role = hb_object_role(e->kind);
-			if (!role && atomic_word(r, e->object))
+			sync_access = declared_atomic(r, e);
+			if (!role && (sync_access || atomic_word(r, e->object)))
 				role = e->kind == SC_EV_MEM_READ ? HB_ACQUIRE
 								 : HB_RELEASE;
 		} else if (e->object) {
@@ -230,7 +251,7 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			for (uint32_t u = 0; u < n; u++)
 				if (r->exited[u])
 					join(my, r->exitvc + (size_t)u * n, n);
-		if (hb_is_mem(e->kind)) {
+		if (hb_is_mem(e->kind) && !sync_access) {
 			int m = mem_access(r, i, fn, ctx);
 			if (m)
 				return m;
@@ -272,7 +293,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 	return 0;
 }
 
-int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
+int race_detect(const struct sc_trace *t, const struct sc_atomic_module *atomics,
+		size_t natomics, race_fn fn, void *ctx, char *err,
 		size_t errlen)
 {
 	struct rd r;
@@ -280,6 +302,8 @@ int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
 
 	memset(&r, 0, sizeof(r));
 	r.t = t;
+	r.atomics = atomics;
+	r.natomics = natomics;
 	r.n = hb_thread_slots(t, err, errlen);
 	if (!r.n)
 		return -1;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analysis.h"
+#include "atomic_vars.h"
 
 /* Called once per racing pair of events (indexes into t->events, first <
  * second). */
@@ -21,7 +22,12 @@ typedef int (*race_fn)(void *ctx, size_t first, size_t second);
  * once, and counts one pair per access and other thread).  Returns 0, or
  * -1 with a one-line reason (too many threads, out of memory, or fn's
  * non-zero answer). */
-int race_detect(const struct sc_trace *t, race_fn fn, void *ctx, char *err,
+/* atomics (sorted by load address, n of them; may be NULL): the static
+ * data that debug information declares atomic.  An access to it is
+ * synchronisation (an acquire for a read, a release for a write), never
+ * a data race, like any access to a word an atomic instruction touched. */
+int race_detect(const struct sc_trace *t, const struct sc_atomic_module *atomics,
+		size_t natomics, race_fn fn, void *ctx, char *err,
 		size_t errlen);
 
 #endif /* SCHEDCTL_RACE_DETECT_H */

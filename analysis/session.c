@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "atomic_vars.h"
 #include "race_detect.h"
 #include "u64map.h"
 
@@ -222,6 +223,39 @@ static int on_race(void *ctx, size_t first, size_t second)
 	return 0;
 }
 
+static int cmp_atomic_module(const void *x, const void *y)
+{
+	const struct sc_atomic_module *a = x, *b = y;
+	return a->load < b->load ? -1 : a->load > b->load;
+}
+
+/* The trace's modules with their declared atomic data, by load address;
+ * *out is malloc'd (NULL when the trace has no modules). */
+static int atomic_modules(struct sc_analysis *a, const struct sc_trace *t,
+			  struct sc_atomic_module **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	if (!t->nmodules)
+		return 0;
+	struct sc_atomic_module *v = calloc(t->nmodules, sizeof(*v));
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < t->nmodules; i++) {
+		const struct sc_trace_module *m = &t->modules[i];
+		uint64_t first = 0;
+		if (!m->path)
+			continue;
+		v[*n].ranges = sc_symbolizer_atomics(a->sym, m->path, &first);
+		v[*n].load = m->load_address;
+		v[*n].first_vaddr = first;
+		(*n)++;
+	}
+	qsort(v, *n, sizeof(*v), cmp_atomic_module);
+	*out = v;
+	return 0;
+}
+
 static bool has_mem_events(const struct sc_trace *t)
 {
 	for (size_t i = 0; i < t->nevents; i++)
@@ -258,7 +292,16 @@ int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
 		a->cur = t;
 		a->cur_run = r;
 		a->cap_cur_pairs = 0;
-		if (race_detect(t, on_race, a, err, errlen) < 0) {
+		struct sc_atomic_module *atomics;
+		size_t natomics;
+		if (atomic_modules(a, t, &atomics, &natomics) < 0) {
+			free(r->name);
+			goto oom;
+		}
+		int rc = race_detect(t, atomics, natomics, on_race, a, err,
+				     errlen);
+		free(atomics);
+		if (rc < 0) {
 			free(r->pairs);
 			free(r->name);
 			return -1;

@@ -27,6 +27,7 @@
 #include <libdwarf.h>
 
 #include "analysis.h"
+#include "atomic_vars.h"
 #include "demangle.h"
 #include "dwarf_inline.h"
 #include "dwarf_no_abort.h"
@@ -54,6 +55,9 @@ struct module_info {
 	size_t nfiles;
 	struct sym *funcs, *objs;
 	size_t nfuncs, nobjs;
+	/* Its static data declared atomic, read when first asked for; a
+	 * pointer of its own, stable when mods grows. */
+	struct sc_atomic_ranges *atomics;
 };
 
 struct cached {
@@ -98,6 +102,10 @@ void sc_symbolizer_free(struct sc_symbolizer *s)
 		free(m->files);
 		free_syms(m->funcs, m->nfuncs);
 		free_syms(m->objs, m->nobjs);
+		if (m->atomics) {
+			sc_atomic_ranges_free(m->atomics);
+			free(m->atomics);
+		}
 	}
 	free(s->mods);
 	for (size_t i = 0; i < s->nentries; i++) {
@@ -520,4 +528,24 @@ int sc_symbolizer_data(struct sc_symbolizer *s,
 		      uint64_t addr, struct sc_symbol *out)
 {
 	return resolve(s, mods, nmods, addr, true, out);
+}
+
+const struct sc_atomic_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
+						     const char *path,
+						     uint64_t *first_vaddr)
+{
+	struct module_info *m = module(s, path);
+
+	if (!m)
+		return NULL;
+	if (!m->atomics) {
+		m->atomics = calloc(1, sizeof(*m->atomics));
+		if (!m->atomics || sc_atomic_ranges_read(path, m->atomics) < 0) {
+			free(m->atomics);
+			m->atomics = NULL;
+			return NULL;
+		}
+	}
+	*first_vaddr = m->first_vaddr;
+	return m->atomics;
 }

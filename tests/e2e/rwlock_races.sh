@@ -6,6 +6,8 @@
 #   - rwlock_counter (pthread_rwlock_wrlock/rdlock/trywrlock/tryrdlock):
 #     the only racing pair is the marked UNLOCKED line with itself;
 #   - shared_mutex_counter (C++17 std::shared_mutex, std::mutex): same;
+#   - atomic_handoff (C11 release stores and acquire loads, plain movs on
+#     x86: a global flag, a structure's member, an array of flags): same;
 #   - sync_handoff (mutex lock/trylock/timedlock, cond, rwlock, sem, spin,
 #     barrier, once, call_once, create, join, mtx_*, cnd_*, thrd_join):
 #     no race at all.
@@ -53,6 +55,7 @@ only_race() {
 }
 
 only_race rwlock_counter rwlock_counter.c
+only_race atomic_handoff atomic_handoff.c
 if [ -x "$top_builddir/tests/targets/shared_mutex_counter" ]; then
 	only_race shared_mutex_counter shared_mutex_counter.cc
 else
