@@ -486,10 +486,16 @@ static void side_text(const struct minimize_side *s, char *buf, size_t len)
 static void print_text(const struct minimize *m, const char *output,
 		       const struct minimize_pair *pair, bool have_pair)
 {
-	printf("minimize: %u run%s; the failure (%s) needs %u preemption%s "
-	       "(the recorded schedule had %u)\n", m->runs, cli_s(m->runs),
-	       m->verdict, m->best_preemptions, cli_s(m->best_preemptions),
-	       m->first_preemptions);
+	/* ddmin's result is 1-minimal: no single preemption of it can go.
+	 * A schedule with fewer preemptions elsewhere may fail too (moving
+	 * them is not tried): say "still fails with", not "needs". */
+	printf("minimize: %u run%s; the failure (%s) still shows with %u "
+	       "preemption%s (the recorded schedule had %u), none of which "
+	       "can be dropped%s\n", m->runs, cli_s(m->runs), m->verdict,
+	       m->best_preemptions, cli_s(m->best_preemptions),
+	       m->first_preemptions,
+	       m->runs >= m->max_runs ? "; stopped at --max-runs, fewer may "
+					"do" : "");
 	printf("minimised trace: %s (schedctl replay %s)\n", output, output);
 	if (m->best_points[0])
 		printf("preemptions (thread.events>next thread): %s\n",
@@ -508,6 +514,19 @@ static void print_text(const struct minimize *m, const char *output,
 	char a[800], b[800];
 	side_text(&pair->later, a, sizeof(a));
 	side_text(&pair->earlier, b, sizeof(b));
+	if (!pair->conflict) {
+		/* Moving the preemption past a made the run pass, but no
+		 * event of the others in between touched what a touches (a
+		 * free() inside the C library is no event): say so rather
+		 * than call them a racing pair. */
+		printf("racing pair: not identified (no event of another "
+		       "thread on the same object around the preemption); "
+		       "the run passes when T%u %s %s at %s before T%u %s %s "
+		       "at %s\n", pair->later.thread, pair->later.verb,
+		       pair->later.object_name, a, pair->earlier.thread,
+		       pair->earlier.verb, pair->earlier.object_name, b);
+		return;
+	}
 	if (pair->same_object)
 		printf("racing pair: T%u %s %s at %s after T%u %s it at %s; "
 		       "swapping them passes\n", pair->later.thread,
@@ -552,12 +571,14 @@ static void print_json(const struct minimize *m, const char *trace,
 	json_uint(&j, "runs", m->runs);
 	json_uint(&j, "preemptions_before", m->first_preemptions);
 	json_uint(&j, "preemptions", m->best_preemptions);
+	json_bool(&j, "max_runs_reached", m->runs >= m->max_runs);
 	json_string(&j, "preemption_points", m->best_points);
 	if (have_pair) {
 		json_begin_object(&j, "racing_pair");
 		side_json(&j, "first", &pair->earlier);
 		side_json(&j, "second", &pair->later);
 		json_bool(&j, "same_object", pair->same_object);
+		json_bool(&j, "conflict", pair->conflict);
 		json_string(&j, "passing_switch", moved);
 		json_end(&j);
 	} else {

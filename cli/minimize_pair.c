@@ -47,6 +47,47 @@ static bool conflict(const struct sc_trace_event *a,
 	return writes(a) || writes(b);
 }
 
+static bool is_mem(const struct sc_trace_event *e)
+{
+	return e->kind == SC_EV_MEM_READ || e->kind == SC_EV_MEM_WRITE ||
+	       e->kind == SC_EV_MEM_RMW;
+}
+
+/* Two memory accesses to overlapping bytes, not two reads: a data
+ * conflict, which says more than two calls on one lock. */
+static bool mem_conflict(const struct sc_trace_event *a,
+			 const struct sc_trace_event *b)
+{
+	uint64_t alen = a->size ? a->size : 1, blen = b->size ? b->size : 1;
+
+	return is_mem(a) && is_mem(b) && a->object < b->object + blen &&
+	       b->object < a->object + alen && (writes(a) || writes(b));
+}
+
+/* The first event of another thread than `thread` in t's (from, end)
+ * that conflicts with a (mem: a data conflict only); NULL when none. */
+static const struct sc_trace_event *first_conflict(const struct sc_trace *t,
+						   uint32_t thread, long from,
+						   long end,
+						   const struct sc_trace_event *a,
+						   bool mem)
+{
+	for (long i = from + 1; i < end; i++) {
+		const struct sc_trace_event *e = &t->events[i];
+		if (e->thread == thread || !sc_guide_counts(e->kind))
+			continue;
+		if (mem ? mem_conflict(a, e) : conflict(a, e))
+			return e;
+	}
+	return NULL;
+}
+
+/* Events of the preempted thread looked at around the decisive one when
+ * it has no data conflict: the event counts of two schedules differ where
+ * a lock was contended in one (a futex wake only then), so the decisive
+ * number may land on the lock call next to the access that matters. */
+#define NEAR_EVENTS 8
+
 static const char *verb(const struct sc_trace_event *e)
 {
 	switch (e->kind) {
@@ -155,16 +196,29 @@ int minimize_name_pair(const struct sc_trace *t, const struct sc_trace *moved,
 		return -1;
 	const struct sc_trace_event *a = &ta->events[ia], *b = NULL;
 	/* The other threads' events that ran between the preemption and a:
-	 * the first that conflicts with a, else the first of them. */
-	for (long i = from + 1; i < end; i++) {
-		const struct sc_trace_event *e = &t->events[i];
-		if (e->thread == thread || !sc_guide_counts(e->kind))
-			continue;
-		if (conflict(a, e)) {
-			b = e;
-			break;
+	 * the first with a data conflict with a; else the thread's other
+	 * events nearby with one (NEAR_EVENTS); else the first that
+	 * conflicts with a at all; else the first of them. */
+	b = first_conflict(t, thread, from, end, a, true);
+	for (long d = 1; !b && d <= NEAR_EVENTS; d++) {
+		for (int sign = -1; !b && sign <= 1; sign += 2) {
+			long n = (long)decisive + sign * d;
+			if (n < (long)switch_at)
+				continue;   /* ran before the preemption */
+			long ic = counted_event(ta, thread, (uint32_t)n);
+			if (ic < 0)
+				continue;
+			b = first_conflict(t, thread, from, ta == t ? ic : end,
+					   &ta->events[ic], true);
+			if (b)
+				a = &ta->events[ic];
 		}
-		if (!b)
+	}
+	if (!b)
+		b = first_conflict(t, thread, from, end, a, false);
+	for (long i = from + 1; !b && i < end; i++) {
+		const struct sc_trace_event *e = &t->events[i];
+		if (e->thread != thread && sc_guide_counts(e->kind))
 			b = e;
 	}
 	if (!b)
@@ -175,8 +229,8 @@ int minimize_name_pair(const struct sc_trace *t, const struct sc_trace *moved,
 	describe_side(sym, ta, a, &out->later);
 	describe_side(sym, t, b, &out->earlier);
 	sc_symbolizer_free(sym);
-	out->conflict = conflict(a, b);
-	out->same_object = a->object == b->object;
+	out->conflict = conflict(a, b) || mem_conflict(a, b);
+	out->same_object = a->object == b->object || mem_conflict(a, b);
 	snprintf(out->later.verb, sizeof(out->later.verb), "%s", verb(a));
 	snprintf(out->earlier.verb, sizeof(out->earlier.verb), "%s", past(b));
 	return 0;
