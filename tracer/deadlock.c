@@ -56,6 +56,25 @@ static uint64_t waited_on(const struct sc_thread *t)
 	return t->spin_wait ? t->last_call_object : t->wait_addr;
 }
 
+/* Where t's last library call came from: the program's own line, not a
+ * wrapper of a system library (std::thread::join calling pthread_join,
+ * thrd_join), through the stack when the call site is not the
+ * program's. */
+static void call_site_text(struct sc_thread *t, char *site, size_t len)
+{
+	uint64_t pc = t->last_call_site - 1;
+
+	sc_symbolize(t->proc->pid, pc, site, len);
+	if (sc_code_is_own(t->proc, pc))
+		return;
+	struct sc_frame frames[SC_STACK_FRAMES];
+	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
+				   SC_STACK_FRAMES);
+	const struct sc_frame *own = sc_stack_own_frame(frames, n);
+	if (own)
+		snprintf(site, len, "%s", own->text);
+}
+
 /* Append one "T1 waits for ..." clause for blocked thread t. */
 static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 			  char *buf, size_t len)
@@ -69,7 +88,7 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 		      addr < t->last_call_object + LIBC_OBJECT_SPAN;
 
 	if (t->last_call_site)
-		sc_symbolize(pid, t->last_call_site - 1, site, sizeof(site));
+		call_site_text(t, site, sizeof(site));
 	struct sc_thread *joined = thread_by_ctid(e, addr);
 	if (joined) {
 		snprintf(buf + used, len - used,
@@ -87,10 +106,14 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 		char held[64] = "";
 		if (owner)
 			snprintf(held, sizeof(held), " held by T%u", owner->logical);
+		/* The address beside a name (fork_mtx+0x28), not twice. */
+		char addr_text[32] = "";
+		if (strncmp(obj, "0x", 2) != 0)
+			snprintf(addr_text, sizeof(addr_text), " (0x%llx)",
+				 (unsigned long long)t->last_call_object);
 		snprintf(buf + used, len - used,
-			 "%sT%u waits for %s %s (0x%llx)%s in %s%s%s", used ? "; " : "",
-			 t->logical, noun, obj,
-			 (unsigned long long)t->last_call_object, held,
+			 "%sT%u waits for %s %s%s%s in %s%s%s", used ? "; " : "",
+			 t->logical, noun, obj, addr_text, held,
 			 sc_event_kind_name(t->last_call_kind),
 			 *site ? " called from " : "", site);
 		return;

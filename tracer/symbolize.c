@@ -160,9 +160,14 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 	} else if (!is_dyn && elf_lookup(m.path, addr, type, &is_dyn, name,
 					 sizeof(name), &off) == 0) {
 		/* found in a non-PIE executable */
-	} else {
+	} else if (with_module) {
 		put(buf, len, "%s+0x%llx", mod,
 			 (unsigned long long)(addr - m.base));
+		return 1;
+	} else {
+		/* Data that no symbol covers: the address says more than
+		 * an offset in the file. */
+		put(buf, len, "0x%llx", (unsigned long long)addr);
 		return 1;
 	}
 	uint64_t vaddr = is_dyn ? addr - m.base : addr;
@@ -246,10 +251,9 @@ void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len)
 
 void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len)
 {
+	/* A variable, or an element or member of one (fork_mtx+0x28);
+	 * heap and stack objects have no symbol: their address. */
 	symbolize_kind(pid, addr, STT_OBJECT, buf, len, false);
-	/* Heap and stack objects have no symbol: plain address then. */
-	if (strchr(buf, '+') && !strchr(buf, '('))
-		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 }
 
 static size_t read_build_id(const char *path, uint8_t *out, size_t cap)

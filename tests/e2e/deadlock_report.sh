@@ -41,5 +41,35 @@ for word in T1 T2 "spinlock lock_a" "spinlock lock_b" spin_deadlock.c; do
 	esac
 done
 
+# Three philosophers with C11 threads and an array of mtx_t: the forks
+# are named as elements of the array, and main's wait by main's own line
+# (thrd_join and std::thread::join are library wrappers of pthread_join).
+bin=$(sc_target philosophers)
+json=$SC_TMP/phil.json
+rc=0
+sc launch --json -n 300 --seed 7 -- "$bin" >"$json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc/$(json_get "$json" 'd["bugs"][0]["kind"]')" 1/deadlock \
+	"philosophers: a deadlock is found"
+message=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "message: $message"
+join_line=$(grep -n '/\* JOIN \*/' "$top_srcdir/tests/targets/philosophers.c" | cut -d: -f1)
+for word in "T3" "mutex forks+0x28" "mutex forks+0x50" \
+	"called from main at philosophers.c:$join_line"; do
+	case $message in
+	*"$word"*) tap_ok "the philosophers' deadlock message says '$word'" ;;
+	*) tap_not_ok "the philosophers' deadlock message says '$word'" ;;
+	esac
+done
+bin=$(sc_target cxx_abba)
+json=$SC_TMP/cxx.json
+sc launch --json -n 300 --seed 7 -- "$bin" >"$json" 2>"$SC_TMP/err"
+message=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "message: $message"
+case $message in
+*"T0 waits for T"*" to exit (pthread_join called from main at cxx_abba.cc:"*)
+	tap_ok "cxx_abba: std::thread::join is named by main's line" ;;
+*) tap_not_ok "cxx_abba: std::thread::join is named by main's line" ;;
+esac
+
 sc_check_no_leftovers
 tap_done
