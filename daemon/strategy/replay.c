@@ -265,7 +265,15 @@ static bool ended_stuck(const struct sc_trace *t)
  * event after its syscall never came back from it (a shell in wait4 for
  * a child that deadlocked): waiting for it would hang the replay.  In
  * any other run it came back and ran on to the end (an assert's write,
- * then abort) while the others waited. */
+ * then abort) while the others waited.
+ *
+ * The others' events between the syscall and the thread's next one say
+ * it was in the kernel meanwhile even without a return event: a
+ * sigsuspend() or pause() that another thread's signal ended returns
+ * through the signal handler, with no syscall-exit stop, straight into
+ * the thread's next event.  Waiting for it to come back by itself hung
+ * every replay of such a run (the signal's sender never ran), and so did
+ * a pause() that never returned because another thread exec'd. */
 static int replay_release(void *ctx, const struct sc_event *ev)
 {
 	struct replay_ctx *c = ctx;
@@ -273,6 +281,9 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 
 	if (ev->step < c->base)
 		return SC_RELEASE_AUTO;
+	size_t after = (size_t)(ev->step - c->base) + 1;
+	if (after < c->t->nevents && c->t->events[after].thread != ev->thread)
+		return SC_RELEASE_NOW;  /* others ran while it was away */
 	if (i == NO_EVENT)
 		return ended_stuck(c->t) ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
 	return c->t->events[i].kind == SC_EV_SYSCALL_RETURN
