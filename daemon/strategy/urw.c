@@ -18,7 +18,12 @@
  * keeps running (unless it is not enabled, or it spins: a yield, sleep or
  * preempt, or the same read or compare-and-swap again and again, lets the
  * others run).  Interleaving only where threads
- * interact keeps the uniformity where it matters.
+ * interact keeps the uniformity where it matters.  It keeps a thread
+ * running that way at most SURW_KEEP_MAX decisions in a row while others
+ * are enabled: a poller that locks a mutex no other thread has touched
+ * yet in this run (the thread that sets its flag has not started) would
+ * otherwise starve that thread for good, and a correct program was
+ * reported as a hang.
  * Futex wakes release a uniform subset of the waiters.
  */
 #include "config.h"
@@ -29,6 +34,10 @@
 #include "strategy/learn.h"
 #include "strategy/rng.h"
 #include "strategy/strategy.h"
+
+/* Decisions in a row that surw keeps the last thread running at events
+ * that are not interesting while others are enabled. */
+#define SURW_KEEP_MAX 64
 
 struct urw_ctx {
 	struct sc_rng rng;          /* first: sc_rng_pick_wake */
@@ -42,6 +51,7 @@ struct urw_ctx {
 	double mean;
 	struct sc_run_stats stats;
 	uint32_t last;              /* thread picked last, UINT32_MAX: none */
+	uint32_t kept;              /* decisions in a row it was kept */
 	bool last_spun;
 	struct sc_spin_watch spin;
 };
@@ -82,16 +92,18 @@ static int urw_pick(void *ctx, const struct sc_sched_view *view)
 	sc_run_stats_pick(&c->stats, c->session, view);
 	if (view->nenabled == 1)
 		goto out;
-	if (c->selective && !c->last_spun)
+	if (c->selective && !c->last_spun && c->kept < SURW_KEEP_MAX)
 		for (size_t i = 0; i < view->nenabled; i++) {
 			const struct sc_thread_view *tv =
 				&view->threads[view->enabled[i]];
 
 			if (tv->thread == c->last && !interesting(c, &tv->next)) {
 				pick = view->enabled[i];
+				c->kept++;
 				goto out;
 			}
 		}
+	c->kept = 0;
 	for (size_t i = 0; i < view->nenabled; i++)
 		total += sc_urw_weight(&self, view->threads[view->enabled[i]].thread);
 	r = sc_rng_below(&c->rng, total);

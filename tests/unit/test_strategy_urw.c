@@ -82,7 +82,7 @@ static void test_surw(void)
 	struct sc_strategy_session s;
 	struct sc_policy p;
 	uint64_t objects[NTHREADS], shared = 0x9000;
-	int first, kept = 1, moved = 0;
+	int first, kept = 1, moved = 0, cur, switches = 0;
 
 	memset(&s, 0, sizeof(s));
 	/* Private objects: surw keeps the running thread. */
@@ -90,9 +90,21 @@ static void test_surw(void)
 		objects[i] = 0x2000 + (uint64_t)i;
 	p = make_policy("surw", "", 17, 1, &s);
 	first = step_policy(&p, 0x3f, 0, objects);
-	for (int k = 1; k < 200; k++)
+	for (int k = 1; k <= 64; k++)
 		kept &= step_policy(&p, 0x3f, (uint64_t)k, objects) == first;
 	ok(kept, "surw: the running thread keeps running at private events");
+	/* ... for 64 decisions in a row at most: then the walk draws again,
+	 * so that a poller cannot starve the thread that would end its
+	 * wait. */
+	cur = first;
+	for (int k = 65; k < 200; k++) {
+		int pick = step_policy(&p, 0x3f, (uint64_t)k, objects);
+		switches += pick != cur;
+		cur = pick;
+	}
+	ok(switches >= 1 && switches <= 3,
+	   "surw: after 64 kept decisions the walk draws again (%d switches "
+	   "in 135 private events)", switches);
 	/* A shared object (touched by two threads): a weighted choice. */
 	sc_learn_touch(&s.learn, shared, 0);
 	sc_learn_touch(&s.learn, shared, 1);
@@ -100,6 +112,7 @@ static void test_surw(void)
 	   !sc_learn_shared(&s.learn, 0x2000), "the session knows shared objects");
 	for (int i = 0; i < NTHREADS; i++)
 		objects[i] = shared;
+	first = cur;
 	for (int k = 200; k < 400; k++)
 		moved += step_policy(&p, 0x3f, (uint64_t)k, objects) != first;
 	ok(moved > 100, "surw: threads are drawn at shared events (%d of 200 "
