@@ -58,10 +58,18 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 		return 0;
 	}
 	if (unw_init_remote(&cursor, as, upt) == 0) {
+		unw_word_t last_ip = 0, last_sp = 0;
 		do {
-			unw_word_t ip;
+			unw_word_t ip, sp = 0;
 			if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || !ip)
 				break;
+			unw_get_reg(&cursor, UNW_REG_SP, &sp);
+			/* A step that goes nowhere (no unwind information for
+			 * a fresh thread's stack): the rest would repeat it. */
+			if (n && ip == last_ip && sp == last_sp)
+				break;
+			last_ip = ip;
+			last_sp = sp;
 			n += describe_frame(pid, ip, n == 0, &frames[n],
 					    max - n);
 		} while (n < max && unw_step(&cursor) > 0);
@@ -131,7 +139,17 @@ size_t sc_stack_format(uint32_t thread, const struct sc_frame *frames,
 size_t sc_stack_append(const struct sc_thread *t, char *buf, size_t len)
 {
 	struct sc_frame frames[SC_STACK_FRAMES];
-	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames, SC_STACK_FRAMES);
+	/* A thread that has not run yet is still inside the clone of its
+	 * creator: its stack is a fresh one with nothing to unwind. */
+	bool unstarted = t->state == TH_READY &&
+			 t->next.kind == SC_EV_THREAD_START;
+	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
+				   unstarted ? 1 : SC_STACK_FRAMES);
 
+	if (unstarted && n == 1) {
+		size_t used = strnlen(frames[0].text, sizeof(frames[0].text));
+		snprintf(frames[0].text + used, sizeof(frames[0].text) - used,
+			 " (not started yet)");
+	}
 	return sc_stack_format(t->logical, frames, n, buf, len);
 }
