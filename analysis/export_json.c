@@ -39,7 +39,7 @@ static void put_header(const struct sc_trace *t, FILE *out)
 	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32
 		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32
 		",\"atomics\":%s,\"seeded_random\":%s,\"mem_event_cap\":%" PRIu32
-		",\"spin_model\":%s,\"skip_glibc_sync\":%s"
+		",\"spin_model\":%s,\"skip_glibc_sync\":%s,\"all_cpus\":%s"
 		",\"own_libraries\":%s,\"race_pcs\":[",
 		t->max_steps, t->timeout_ms,
 		t->eager_timeouts ? "true" : "false", t->slice_us,
@@ -47,6 +47,7 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		t->seeded_random ? "true" : "false", t->mem_event_cap,
 		t->spin_model ? "true" : "false",
 		t->skip_glibc_sync ? "true" : "false",
+		t->all_cpus ? "true" : "false",
 		t->own_libraries ? "true" : "false");
 	/* Hexadecimal strings, as addresses are read in a disassembly. */
 	for (size_t i = 0; i < t->nrace_pcs; i++)

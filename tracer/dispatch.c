@@ -481,7 +481,7 @@ static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 		return;
 	}
 	sc_regs_fetch(t);
-	if (sc_random_syscall(e, t))
+	if (sc_random_syscall(e, t) || sc_affinity_syscall(e, t))
 		return;   /* completed here: not a scheduling point */
 	t->stop = STOP_SECCOMP;
 	sc_syscall_event(e, t);

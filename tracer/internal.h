@@ -329,6 +329,12 @@ int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
  * cfg->seeded_random) and resume t.  False for any other syscall. */
 bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
 
+/* ---- affinity.c ---- */
+/* t stopped at sched_getaffinity(2) or sched_setaffinity(2) on a thread
+ * of its own process: complete it as if the run were not pinned (when
+ * cfg->all_cpus) and resume t.  False for any other call. */
+bool sc_affinity_syscall(struct sc_engine *e, struct sc_thread *t);
+
 /* ---- race_sites.c ---- */
 struct cs_insn;
 /* Is pc the start of an instruction, judged from the code bytes

@@ -30,6 +30,9 @@ static const int trapped[] = {
 	SYS_tgkill, SYS_tkill,
 	/* randomness: seeded in controlled runs (random.c) */
 	SYS_getrandom,
+	/* the CPUs a program sees, not the one its run is pinned to
+	 * (affinity.c) */
+	SYS_sched_getaffinity, SYS_sched_setaffinity,
 	/* may block: released to the kernel */
 	SYS_read, SYS_readv, SYS_write, SYS_writev, SYS_pread64, SYS_pwrite64,
 	SYS_recvfrom, SYS_recvmsg, SYS_recvmmsg, SYS_sendto, SYS_sendmsg,

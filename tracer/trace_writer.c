@@ -275,6 +275,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.spin_model = hdr->spin_model;
 	h.has_skip_glibc_sync = hdr->skip_glibc_sync;
 	h.skip_glibc_sync = hdr->skip_glibc_sync;
+	h.has_all_cpus = hdr->all_cpus;
+	h.all_cpus = hdr->all_cpus;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

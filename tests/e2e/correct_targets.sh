@@ -47,6 +47,19 @@ for name in bounded_buffer sync_zoo pipe_reader fork_exec many_threads \
 	fi
 done
 
+# A run is pinned to one CPU with its supervisor; the program must still
+# see the CPUs it sees natively (nproc, OpenMP and thread pools size
+# themselves by sched_getaffinity), in the run and in its replay.
+out=$SC_TMP/nproc
+rc=0
+sc launch -n 2 --keep-traces all --out "$out" -- nproc >/dev/null 2>&1 || rc=$?
+tap_is "$rc/$(cat "$out/run-000001.out" 2>/dev/null)" "0/$(nproc)" \
+	"nproc: a controlled run prints $(nproc), as natively"
+rc=0
+sc replay "$out/run-000001.sctrace" >"$SC_TMP/nproc.replay" 2>/dev/null || rc=$?
+tap_is "$rc/$(cat "$SC_TMP/nproc.replay")" "0/$(nproc)" \
+	"nproc: its replay passes and prints $(nproc) too"
+
 # A poller that checks a flag under a mutex until a second thread sets
 # it: the default strategy (surw) must let the setter run.  It kept the
 # poller running for good at events on a mutex no other thread had yet

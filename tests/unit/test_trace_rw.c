@@ -50,6 +50,7 @@ static const struct sc_trace_header test_hdr = {
 	.mem_event_cap = 100000,
 	.spin_model = true,
 	.skip_glibc_sync = true,
+	.all_cpus = true,
 	.race_pcs = test_race_pcs,
 	.nrace_pcs = 2,
 };
@@ -225,6 +226,7 @@ static void test_round_trip(void)
 	ok(t.mem_event_cap == 100000, "mem_event_cap (a pilot run's limit)");
 	ok(t.spin_model, "spin_model (held spinlocks block their waiters)");
 	ok(t.skip_glibc_sync, "skip_glibc_sync (glibc's own locks are no events)");
+	ok(t.all_cpus, "all_cpus (sched_getaffinity showed every CPU)");
 	ok(t.nrace_pcs == 2 && t.race_pcs[0] == test_race_pcs[0] &&
 	   t.race_pcs[1] == test_race_pcs[1] && !t.own_libraries,
 	   "race_pcs and own_libraries");
@@ -529,7 +531,7 @@ static void test_json(void)
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
 		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
 		"\"seeded_random\":true,\"mem_event_cap\":100000,"
-		"\"spin_model\":true,\"skip_glibc_sync\":true,"
+		"\"spin_model\":true,\"skip_glibc_sync\":true,\"all_cpus\":true,"
 		"\"own_libraries\":false,"
 		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","

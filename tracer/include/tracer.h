@@ -288,6 +288,10 @@ struct sc_run_config {
 	 * (libc.so.6 or the dynamic loader calling pthread_mutex_lock on its
 	 * own locks) are not events: the thread goes on through them. */
 	bool skip_glibc_sync;
+	/* sched_getaffinity() tells the program the CPUs the daemon may
+	 * use, not the one its run is pinned to; sched_setaffinity()
+	 * succeeds without moving it (affinity.c). */
+	bool all_cpus;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -429,6 +433,7 @@ struct sc_trace_header {
 	bool seeded_random;             /* sc_run_config.seeded_random */
 	bool spin_model;                /* sc_run_config.spin_model */
 	bool skip_glibc_sync;           /* sc_run_config.skip_glibc_sync */
+	bool all_cpus;                  /* sc_run_config.all_cpus */
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
