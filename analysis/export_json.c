@@ -40,14 +40,14 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32
 		",\"atomics\":%s,\"seeded_random\":%s,\"mem_event_cap\":%" PRIu32
 		",\"spin_model\":%s,\"skip_glibc_sync\":%s,\"all_cpus\":%s"
-		",\"own_libraries\":%s,\"race_pcs\":[",
+		",\"mem_sites\":%" PRIu32 ",\"own_libraries\":%s,\"race_pcs\":[",
 		t->max_steps, t->timeout_ms,
 		t->eager_timeouts ? "true" : "false", t->slice_us,
 		t->atomics ? "true" : "false",
 		t->seeded_random ? "true" : "false", t->mem_event_cap,
 		t->spin_model ? "true" : "false",
 		t->skip_glibc_sync ? "true" : "false",
-		t->all_cpus ? "true" : "false",
+		t->all_cpus ? "true" : "false", t->mem_sites,
 		t->own_libraries ? "true" : "false");
 	/* Hexadecimal strings, as addresses are read in a disassembly. */
 	for (size_t i = 0; i < t->nrace_pcs; i++)

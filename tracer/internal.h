@@ -405,7 +405,17 @@ int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi);
 
 /* ---- mem_decode.c / mem_instrument.c ---- */
 struct cs_insn;
-bool sc_mem_describe(const struct cs_insn *in, struct sc_mem_insn *m);
+/* rbp_frame: rbp is the frame pointer there (its operands are the
+ * thread's own stack, not events). */
+bool sc_mem_describe(const struct cs_insn *in, bool rbp_frame,
+		     struct sc_mem_insn *m);
+/* ---- frame_functions.c ---- */
+struct Elf;
+/* The functions of elf that keep a frame pointer (push %rbp; mov
+ * %rsp,%rbp), sorted; *known: the module has function symbols at all.
+ * 0, or -1 when out of memory. */
+int sc_frame_functions(struct Elf *elf, struct sc_addr_ranges *fp,
+		       bool *known);
 uint64_t sc_mem_effective_address(const struct sc_mem_insn *m,
 				  const struct user_regs_struct *r, uint64_t pc);
 /* Which instructions get a breakpoint. */
@@ -455,9 +465,10 @@ struct sc_site_key {
 	uint64_t dev, ino, size;
 	int64_t mtime_s, mtime_ns;
 	int which;              /* enum sc_sites */
+	uint32_t rules;         /* sc_run_config.mem_sites */
 	uint64_t sources;       /* hash of --instrument-source (mem only) */
 };
-int sc_site_key_of(const char *path, enum sc_sites which,
+int sc_site_key_of(const char *path, enum sc_sites which, uint32_t rules,
 		   const char *const *sources, struct sc_site_key *k);
 struct sc_module_sites {
 	const struct sc_mem_site *v;

@@ -57,14 +57,17 @@ static bool skipped_section(const char *name)
 	return !name || strncmp(name, ".plt", 4) == 0 || strcmp(name, ".init") == 0;
 }
 
+/* fp: the functions that keep a frame pointer, sorted (NULL: all do). */
 static void scan_section(csh cs, const uint8_t *code, size_t size,
 			 uint64_t vaddr, const struct sc_addr_ranges *only,
+			 const struct sc_addr_ranges *fp,
 			 enum sc_sites which, struct site_vec *out)
 {
 	cs_insn *in = cs_malloc(cs);
 	const uint8_t *p = code;
 	uint64_t a = vaddr;
 	struct sc_mem_insn m;
+	size_t k = 0;       /* fp: the first function not ending before a */
 
 	if (!in)
 		return;
@@ -78,7 +81,11 @@ static void scan_section(csh cs, const uint8_t *code, size_t size,
 		}
 		if (only && !sc_addr_ranges_contain(only, in->address))
 			continue;
-		if (sc_mem_describe(in, &m) &&
+		while (fp && k < fp->n && fp->v[k].hi <= in->address)
+			k++;
+		bool rbp_frame = !fp || (k < fp->n &&
+					 fp->v[k].lo <= in->address);
+		if (sc_mem_describe(in, rbp_frame, &m) &&
 		    (which == SC_SITES_MEMORY || m.access == SC_ACC_RMW))
 			push_site(out, in->address, &m);
 	}
@@ -98,7 +105,7 @@ static void scan_ranges(csh cs, const uint8_t *code, size_t size,
 							: vaddr + size;
 		if (lo < hi)
 			scan_section(cs, code + (lo - vaddr), hi - lo, lo, NULL,
-				     which, out);
+				     NULL, which, out);
 	}
 }
 
@@ -109,7 +116,8 @@ static int decode_module(struct sc_engine *e, const char *path,
 			 enum sc_runtime *rt_out, bool *dyn)
 {
 	const char *const *sources = e->cfg->instrument_sources;
-	struct sc_addr_ranges only = { 0 }, own = { 0 };
+	struct sc_addr_ranges only = { 0 }, own = { 0 }, fp = { 0 };
+	bool fp_known = false;
 	bool filtered = which == SC_SITES_MEMORY && sources && sources[0];
 	csh cs;
 
@@ -135,6 +143,10 @@ static int decode_module(struct sc_engine *e, const char *path,
 	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	enum sc_runtime rt = sc_own_code(elf, &own);
 	*rt_out = rt;
+	/* Rules 1: rbp is the frame pointer only in the functions that
+	 * set it up (frame_functions.c); rules 0 (older traces): always. */
+	if (e->cfg->mem_sites >= 1 && sc_frame_functions(elf, &fp, &fp_known) < 0)
+		fp_known = false;
 	*dyn = eh.e_type == ET_DYN;
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
@@ -152,7 +164,8 @@ static int decode_module(struct sc_engine *e, const char *path,
 				    which, out);
 		else if (rt == SC_RUNTIME_NONE)
 			scan_section(cs, d->d_buf, d->d_size, sh.sh_addr,
-				     filtered ? &only : NULL, which, out);
+				     filtered ? &only : NULL,
+				     fp_known ? &fp : NULL, which, out);
 		/* A stripped Go binary: nothing is known to be the
 		 * program's own, so nothing is instrumented. */
 	}
@@ -161,6 +174,7 @@ static int decode_module(struct sc_engine *e, const char *path,
 	close(fd);
 	sc_addr_ranges_free(&only);
 	sc_addr_ranges_free(&own);
+	sc_addr_ranges_free(&fp);
 	return 0;
 }
 
@@ -172,8 +186,8 @@ static int scan_module(struct sc_engine *e, const char *path, uint64_t base,
 	struct sc_module_sites m = { .rt = SC_RUNTIME_NONE };
 	struct sc_site_key key;
 	size_t first = out->n;
-	bool have_key = sc_site_key_of(path, which, e->cfg->instrument_sources,
-				       &key) == 0;
+	bool have_key = sc_site_key_of(path, which, e->cfg->mem_sites,
+				       e->cfg->instrument_sources, &key) == 0;
 
 	if (have_key && sc_site_cache_get(&key, &m)) {
 		for (size_t i = 0; i < m.n; i++)

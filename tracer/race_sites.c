@@ -62,7 +62,8 @@ static bool decode_at(csh cs, cs_insn *in, struct sc_process *p, uint64_t pc,
 		size--;
 	if (size == 0 || !cs_disasm_iter(cs, &c, &size, &a, in))
 		return false;
-	return sc_mem_describe(in, m);
+	/* A racing pc was an event in a pilot run, whatever its base. */
+	return sc_mem_describe(in, false, m);
 }
 
 /* Bytes before pc where the boundary sweeps start, and how many starts. */

@@ -39,7 +39,7 @@ static uint64_t hash_sources(const char *const *sources)
 	return h;
 }
 
-int sc_site_key_of(const char *path, enum sc_sites which,
+int sc_site_key_of(const char *path, enum sc_sites which, uint32_t rules,
 		   const char *const *sources, struct sc_site_key *k)
 {
 	struct stat st;
@@ -53,6 +53,7 @@ int sc_site_key_of(const char *path, enum sc_sites which,
 	k->mtime_s = st.st_mtim.tv_sec;
 	k->mtime_ns = st.st_mtim.tv_nsec;
 	k->which = which;
+	k->rules = rules;
 	k->sources = which == SC_SITES_MEMORY ? hash_sources(sources) : 0;
 	return 0;
 }
@@ -61,7 +62,8 @@ static bool same_key(const struct sc_site_key *a, const struct sc_site_key *b)
 {
 	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
 	       a->mtime_s == b->mtime_s && a->mtime_ns == b->mtime_ns &&
-	       a->which == b->which && a->sources == b->sources;
+	       a->which == b->which && a->rules == b->rules &&
+	       a->sources == b->sources;
 }
 
 bool sc_site_cache_get(const struct sc_site_key *k, struct sc_module_sites *out)

@@ -277,6 +277,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.skip_glibc_sync = hdr->skip_glibc_sync;
 	h.has_all_cpus = hdr->all_cpus;
 	h.all_cpus = hdr->all_cpus;
+	h.has_mem_sites = hdr->mem_sites != 0;
+	h.mem_sites = hdr->mem_sites;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

@@ -75,6 +75,7 @@ struct sc_trace {
 	bool spin_model;            /* held spinlocks blocked their waiters */
 	bool skip_glibc_sync;       /* glibc's own lock calls were no events */
 	bool all_cpus;              /* sched_getaffinity showed every CPU */
+	uint32_t mem_sites;         /* decoding rules of memory sites */
 	uint32_t mem_event_cap;     /* mem: points lifted after so many */
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */

@@ -139,6 +139,27 @@ else
 	for i in 1 2 3 4; do tap_skip "sort at race granularity" "sort or shuf missing"; done
 fi
 
+# Optimised C++ keeps the object's address in rbp as a general register:
+# the racing read and write of lambda_race are rbp-based operands, which
+# must be instrumented (only functions that keep a frame pointer have
+# their rbp-based operands on the stack).  mem granularity's analysis
+# names the pair; the default configuration finds the lost update.
+lambda=$(sc_target lambda_race)
+rc=$(sc_launch_json "$SC_TMP/lambda_mem.json" --granularity mem -n 20 \
+	--seed "$SEED" --keep-going --keep-traces all -- "$lambda")
+sc analyze --json "$(json_get "$SC_TMP/lambda_mem.json" 'd["out_dir"]')" \
+	>"$SC_TMP/lambda_an.json" 2>/dev/null
+read_line=$(grep -n '// READ$' "$top_srcdir/tests/targets/lambda_race.cc" | cut -d: -f1)
+write_line=$(grep -n '// WRITE$' "$top_srcdir/tests/targets/lambda_race.cc" | cut -d: -f1)
+tap_is "$(json_get "$SC_TMP/lambda_an.json" '"lambda_race.cc:'"$read_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]} and "lambda_race.cc:'"$write_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]}')" \
+	true "lambda_race (-O1, rbp-based accesses): mem granularity sees the racing lines $read_line and $write_line"
+rc=$(sc_launch_json "$SC_TMP/lambda.json" -n "$RUNS" --seed "$SEED" \
+	--keep-going -- "$lambda")
+hits=$(json_get "$SC_TMP/lambda.json" 'd["failing_runs"]')
+tap_diag "lambda_race: $hits of $RUNS default runs fail"
+tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo yes)" 1/yes \
+	"lambda_race: the default configuration finds the lost update (at least 10 of $RUNS)"
+
 rc=$(sc_launch_json "$SC_TMP/chess.json" -s chess --granularity race -n 5 \
 	-- "$counter" 2)
 tap_is "$rc" 2 "a systematic search refuses --granularity race (usage error)"

@@ -45,10 +45,10 @@ int main(void)
 	make_file(a, "one");
 	make_file(b, "two");
 
-	ok(sc_site_key_of(a, SC_SITES_ATOMIC, NULL, &ka) == 0 &&
-	       sc_site_key_of(b, SC_SITES_ATOMIC, NULL, &kb) == 0,
+	ok(sc_site_key_of(a, SC_SITES_ATOMIC, 1, NULL, &ka) == 0 &&
+	       sc_site_key_of(b, SC_SITES_ATOMIC, 1, NULL, &kb) == 0,
 	       "keys of two files");
-	ok(sc_site_key_of("/nonexistent/x", SC_SITES_ATOMIC, NULL, &k) < 0,
+	ok(sc_site_key_of("/nonexistent/x", SC_SITES_ATOMIC, 1, NULL, &k) < 0,
 	       "no key for a missing file");
 	ok(!sc_site_cache_get(&ka, &out), "empty cache: a miss");
 
@@ -59,12 +59,14 @@ int main(void)
 	       out.rt == SC_RUNTIME_GO && out.dyn,
 	       "the same file and kind: its sites, runtime and bias flag");
 	ok(!sc_site_cache_get(&kb, &out), "another file: a miss");
-	sc_site_key_of(a, SC_SITES_MEMORY, NULL, &k);
+	sc_site_key_of(a, SC_SITES_MEMORY, 1, NULL, &k);
 	ok(!sc_site_cache_get(&k, &out), "another kind of sites: a miss");
+	sc_site_key_of(a, SC_SITES_ATOMIC, 0, NULL, &k);
+	ok(!sc_site_cache_get(&k, &out), "other decoding rules: a miss");
 
 	struct sc_site_key km1, km2;
-	sc_site_key_of(a, SC_SITES_MEMORY, src1, &km1);
-	sc_site_key_of(a, SC_SITES_MEMORY, src2, &km2);
+	sc_site_key_of(a, SC_SITES_MEMORY, 1, src1, &km1);
+	sc_site_key_of(a, SC_SITES_MEMORY, 1, src2, &km2);
 	sc_site_cache_put(&km1, &in);
 	ok(sc_site_cache_get(&km1, &out) && !sc_site_cache_get(&km2, &out),
 	       "mem sites: another --instrument-source filter is a miss");
@@ -73,7 +75,7 @@ int main(void)
 	struct timespec times[2] = { { 0, UTIME_OMIT }, { 12345, 0 } };
 	make_file(a, "rebuilt, longer");
 	utimensat(AT_FDCWD, a, times, 0);
-	sc_site_key_of(a, SC_SITES_ATOMIC, NULL, &k);
+	sc_site_key_of(a, SC_SITES_ATOMIC, 1, NULL, &k);
 	ok(!sc_site_cache_get(&k, &out), "a rebuilt file: a miss");
 
 	/* Past capacity: the newest entries are there. */

@@ -51,6 +51,7 @@ static const struct sc_trace_header test_hdr = {
 	.spin_model = true,
 	.skip_glibc_sync = true,
 	.all_cpus = true,
+	.mem_sites = 1,
 	.race_pcs = test_race_pcs,
 	.nrace_pcs = 2,
 };
@@ -227,6 +228,7 @@ static void test_round_trip(void)
 	ok(t.spin_model, "spin_model (held spinlocks block their waiters)");
 	ok(t.skip_glibc_sync, "skip_glibc_sync (glibc's own locks are no events)");
 	ok(t.all_cpus, "all_cpus (sched_getaffinity showed every CPU)");
+	ok(t.mem_sites == 1, "mem_sites (rbp-based operands by function)");
 	ok(t.nrace_pcs == 2 && t.race_pcs[0] == test_race_pcs[0] &&
 	   t.race_pcs[1] == test_race_pcs[1] && !t.own_libraries,
 	   "race_pcs and own_libraries");
@@ -531,7 +533,7 @@ static void test_json(void)
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
 		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
 		"\"seeded_random\":true,\"mem_event_cap\":100000,"
-		"\"spin_model\":true,\"skip_glibc_sync\":true,\"all_cpus\":true,"
+		"\"spin_model\":true,\"skip_glibc_sync\":true,\"all_cpus\":true,\"mem_sites\":1,"
 		"\"own_libraries\":false,"
 		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","

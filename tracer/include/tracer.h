@@ -292,6 +292,10 @@ struct sc_run_config {
 	 * use, not the one its run is pinned to; sched_setaffinity()
 	 * succeeds without moving it (affinity.c). */
 	bool all_cpus;
+	/* Decoding rules of memory sites (mem_instrument.c): 0 leaves every
+	 * rbp-based operand alone, 1 only in functions that keep a frame
+	 * pointer (frame_functions.c). */
+	uint32_t mem_sites;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -434,6 +438,7 @@ struct sc_trace_header {
 	bool spin_model;                /* sc_run_config.spin_model */
 	bool skip_glibc_sync;           /* sc_run_config.skip_glibc_sync */
 	bool all_cpus;                  /* sc_run_config.all_cpus */
+	uint32_t mem_sites;             /* sc_run_config.mem_sites */
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */

@@ -1,0 +1,106 @@
+/*
+ * frame_functions.c - which functions of a module keep a frame pointer.
+ *
+ * mem granularity leaves accesses to the thread's own stack alone, and
+ * took every rbp-based operand for one.  That holds in code that keeps a
+ * frame pointer (-O0, -fno-omit-frame-pointer), but optimised x86-64 code
+ * uses rbp as one more general register: in a GoogleTest test built with
+ * -O1, the racing "hits = h + 1" of a lambda was "mov %ebx,0x0(%rbp)",
+ * and neither mem granularity nor race granularity's pilot ever saw it.
+ * A function keeps a frame pointer when its code starts (after an
+ * endbr64) with push %rbp; mov %rsp,%rbp.  Functions come from the
+ * symbol table; without one, every function is taken to keep it (the
+ * old rule).
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const uint8_t ENDBR64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+static const uint8_t PUSH_RBP = 0x55;
+static const uint8_t MOV_RSP_RBP[][3] = { { 0x48, 0x89, 0xe5 },
+					  { 0x48, 0x8b, 0xec } };
+
+static bool sets_frame_pointer(const uint8_t *code, size_t len)
+{
+	if (len >= sizeof(ENDBR64) && !memcmp(code, ENDBR64, sizeof(ENDBR64))) {
+		code += sizeof(ENDBR64);
+		len -= sizeof(ENDBR64);
+	}
+	if (len < 4 || code[0] != PUSH_RBP)
+		return false;
+	for (size_t i = 0; i < sizeof(MOV_RSP_RBP) / sizeof(MOV_RSP_RBP[0]); i++)
+		if (!memcmp(code + 1, MOV_RSP_RBP[i], 3))
+			return true;
+	return false;
+}
+
+/* The bytes of [addr, addr + len) from the executable section holding
+ * them; NULL when none does. */
+static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+		    addr >= sh.sh_addr + sh.sh_size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || addr - sh.sh_addr >= d->d_size)
+			return NULL;
+		*len = d->d_size - (addr - sh.sh_addr);
+		return (const uint8_t *)d->d_buf + (addr - sh.sh_addr);
+	}
+	return NULL;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct sc_addr_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int sc_frame_functions(Elf *elf, struct sc_addr_ranges *fp, bool *known)
+{
+	memset(fp, 0, sizeof(*fp));
+	*known = false;
+	for (int pass = 0; pass < 2 && !*known; pass++) {
+		Elf_Scn *scn = NULL;
+		Elf32_Word want = pass ? SHT_DYNSYM : SHT_SYMTAB;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type != want ||
+			    !sh.sh_entsize)
+				continue;
+			Elf_Data *d = elf_getdata(scn, NULL);
+			size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+			for (size_t i = 0; i < n; i++) {
+				GElf_Sym s;
+				const uint8_t *code;
+				size_t len;
+				if (!gelf_getsym(d, (int)i, &s) ||
+				    GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+				    !s.st_value || !s.st_size ||
+				    s.st_shndx == SHN_UNDEF)
+					continue;
+				*known = true;
+				code = code_at(elf, s.st_value, &len);
+				if (code && sets_frame_pointer(code, len) &&
+				    sc_addr_ranges_push(fp, s.st_value,
+							s.st_value + s.st_size) < 0) {
+					sc_addr_ranges_free(fp);
+					*known = false;
+					return -1;
+				}
+			}
+		}
+	}
+	if (fp->n)
+		qsort(fp->v, fp->n, sizeof(*fp->v), cmp_range);
+	return 0;
+}
