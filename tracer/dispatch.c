@@ -124,15 +124,11 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 	note_fault_caller(e, t);
 }
 
-static void entry_reached(struct sc_engine *e, struct sc_thread *t)
+/* The breakpoints on the program's own instructions: its memory accesses
+ * (mem), the racing ones (race), its atomic read-modify-writes. */
+static void plant_sites(struct sc_engine *e, struct sc_process *p)
 {
-	struct sc_process *p = t->proc;
-
-	sc_bp_remove(p, p->entry_bp);
-	p->entry_bp = 0;
-	p->images++;
-	if (sc_plant_libc_breakpoints(p) >= 0)
-		p->libc_ready = true;
+	p->sites_pending = false;
 	if (e->cfg->granularity == SC_GRAN_MEM) {
 		if (!e->mem_lifted)
 			sc_plant_mem_breakpoints(e, p, SC_SITES_MEMORY);
@@ -144,6 +140,27 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 		if (e->cfg->atomics)
 			sc_plant_mem_breakpoints(e, p, SC_SITES_ATOMIC);
 	}
+}
+
+static void entry_reached(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_process *p = t->proc;
+
+	sc_bp_remove(p, p->entry_bp);
+	p->entry_bp = 0;
+	p->images++;
+	if (sc_plant_libc_breakpoints(p) >= 0)
+		p->libc_ready = true;
+	/* While the process has one thread, none of its accesses can race
+	 * and no schedule has a choice to make there: rules 2 plant the
+	 * sites at its first thread creation.  A test framework's start-up
+	 * (Catch2, GoogleTest: the program's own code) had used the whole
+	 * memory event budget of race granularity's pilot before the test's
+	 * threads existed, so their races were never learnt. */
+	if (e->cfg->mem_sites >= 2)
+		p->sites_pending = true;
+	else
+		plant_sites(e, p);
 	if (e->cfg->trace && p == e->main_proc) {
 		struct sc_module *mods;
 		size_t n;
@@ -234,6 +251,9 @@ static void on_new_thread(struct sc_engine *e, struct sc_thread *parent,
 
 	if (!c)
 		return;
+	/* The parent is stopped at its clone; the child has not run. */
+	if (parent->proc->sites_pending && parent->controlled)
+		plant_sites(e, parent->proc);
 	c->clear_child_tid = parent->clone_child_tid;
 	/* Wait for the child's initial stop now, so the next scheduling
 	 * decision always sees it: the same schedule gives the same view. */
@@ -261,6 +281,7 @@ static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 		return;
 	p->syscall_stops = follow && parent->proc->syscall_stops;
 	p->parent_pid = parent->proc->pid;
+	p->sites_pending = parent->proc->sites_pending;
 	/* The child inherited our int3 bytes: keep their original bytes so
 	 * that it can step over them. */
 	if (parent->proc->nbps) {

@@ -99,6 +99,9 @@ struct sc_process {
 	size_t nbps;
 	uint64_t entry_bp;      /* program entry breakpoint, 0 when none */
 	bool libc_ready;        /* sync breakpoints planted for this image */
+	/* Its memory, race and atomic sites wait for its first thread
+	 * creation (sc_run_config.mem_sites >= 2). */
+	bool sites_pending;
 	bool exiting;           /* exit_group or a fatal signal: its threads
 				 * are no longer scheduled */
 	bool syscall_stops;     /* attached: no seccomp filter, resume with

@@ -117,19 +117,23 @@ done
 # granularity, instead of running for minutes into a false hang; the
 # output is sort's own and run 1 replays.
 if command -v sort >/dev/null && command -v shuf >/dev/null; then
-	seq 100000 | shuf --random-source=/dev/zero >"$SC_WORK/unsorted"
+	# 300000 lines: sort sorts with threads above 2 x 128K lines (the
+	# memory points wait for a process's first thread).
+	seq 300000 | shuf --random-source=/dev/zero >"$SC_WORK/unsorted"
 	sort -n "$SC_WORK/unsorted" >"$SC_WORK/sorted.want"
-	rc=$(sc_launch_json "$SC_TMP/sort.json" --granularity race -n 6 \
+	rc=$(sc_launch_json "$SC_TMP/sort.json" --granularity race -n 2 \
 		--seed "$SEED" --keep-traces all -- "$(command -v sort)" \
-		--parallel=2 -S 1M -n "$SC_WORK/unsorted")
+		--parallel=2 -n "$SC_WORK/unsorted")
 	tap_is "$rc/$(json_get "$SC_TMP/sort.json" 'd["failing_runs"]')" 0/0 \
 		"sort --parallel=2 at race granularity: no bug (no false hang)"
 	[ "$rc" -eq 0 ] || tap_diag_file "$SC_TMP/sort.json.err" 5
 	dir=$(json_get "$SC_TMP/sort.json" 'd["out_dir"]')
 	sc export "$dir/run-000001.sctrace" --format json -o "$SC_TMP/sort1.json" 2>/dev/null
-	tap_is "$(json_get "$SC_TMP/sort1.json" '[d["header"]["granularity"], d["header"]["mem_event_cap"], sum(e["kind"] in ("read", "write", "rmw") for e in d["events"]) == d["header"]["mem_event_cap"]]')" \
+	# The cap, plus the pending accesses of the other threads stopped at
+	# one when it was reached (they keep their event).
+	tap_is "$(json_get "$SC_TMP/sort1.json" '[d["header"]["granularity"], d["header"]["mem_event_cap"], 0 <= sum(e["kind"] in ("read", "write", "rmw") for e in d["events"]) - d["header"]["mem_event_cap"] <= 8]')" \
 		'["mem", 100000, true]' \
-		"sort: the pilot run scheduled exactly mem_event_cap memory events"
+		"sort: the pilot run scheduled mem_event_cap memory events (and the other threads' pending ones)"
 	tap_check "sort: run 1's output is sort's" cmp -s "$dir/run-000001.out" \
 		"$SC_WORK/sorted.want"
 	rc=0
@@ -159,6 +163,17 @@ hits=$(json_get "$SC_TMP/lambda.json" 'd["failing_runs"]')
 tap_diag "lambda_race: $hits of $RUNS default runs fail"
 tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo yes)" 1/yes \
 	"lambda_race: the default configuration finds the lost update (at least 10 of $RUNS)"
+
+# A long single-threaded set-up (150000 stores) before the racing
+# threads start: the pilot's memory points wait for the first thread, so
+# its budget is not spent on the set-up and the counter's race is learnt.
+# Measured with seed 1: 82 of 100 fail (0 when the set-up used it up).
+rc=$(sc_launch_json "$SC_TMP/setup.json" -n "$RUNS" --seed "$SEED" \
+	--keep-going -- "$(sc_target setup_then_race)")
+hits=$(json_get "$SC_TMP/setup.json" 'd["failing_runs"]')
+tap_diag "setup_then_race: $hits of $RUNS default runs fail"
+tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
+	"setup_then_race: the race after a long set-up is found (at least $MIN of $RUNS)"
 
 rc=$(sc_launch_json "$SC_TMP/chess.json" -s chess --granularity race -n 5 \
 	-- "$counter" 2)

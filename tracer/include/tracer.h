@@ -292,9 +292,11 @@ struct sc_run_config {
 	 * use, not the one its run is pinned to; sched_setaffinity()
 	 * succeeds without moving it (affinity.c). */
 	bool all_cpus;
-	/* Decoding rules of memory sites (mem_instrument.c): 0 leaves every
+	/* Rules of memory sites (mem_instrument.c): 0 leaves every
 	 * rbp-based operand alone, 1 only in functions that keep a frame
-	 * pointer (frame_functions.c). */
+	 * pointer (frame_functions.c), 2 also plants a process's memory,
+	 * race and atomic sites at its first thread creation, not at its
+	 * entry point (dispatch.c). */
 	uint32_t mem_sites;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
