@@ -86,7 +86,8 @@ static const char launch_usage[] =
 "  -j, --jobs J            run J runs at once, each job pinned with its\n"
 "                          program to its own CPU (default: $SCHEDCTL_JOBS,\n"
 "                          else the number of CPUs); same results as\n"
-"                          --jobs 1; -s chess always runs in one job\n"
+"                          --jobs 1; -s chess always runs in one job;\n"
+"                          1 with --follow-forks (and for a script)\n"
 "      --shard I/N         run only shard I of N: the runs r with\n"
 "                          (r - 1) % N == I - 1 (same seeds as unsharded);\n"
 "                          not with -s chess\n"
@@ -489,6 +490,19 @@ int cmd_launch(int argc, char **argv)
 			  "processes (--follow-forks)", argv[optind],
 			  info.interpreter);
 		o.req.has_follow_forks = o.req.follow_forks = 1;
+	}
+	/* A script and the programs it starts share files in their working
+	 * directory (make's objects, a test's output file): two runs at once
+	 * clobbered each other's and made a false bug.  One at a time unless
+	 * the user asks for more. */
+	if (o.req.follow_forks && !o.req.has_jobs &&
+	    !(o.req.strategy && (s = sc_strategy_find(o.req.strategy)) &&
+	      s->done)) {
+		cli_error("following child processes: one run at a time, as "
+			  "they may share files in the working directory "
+			  "(--jobs N to run N at once)");
+		o.req.has_jobs = 1;
+		o.req.jobs = 1;
 	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		cli_error("getcwd: %s", strerror(errno));

@@ -84,5 +84,29 @@ tap_is "$(json_get "$SC_TMP/racy.trace.json" '"T0 %d, others %s" % (sum(1 for e 
 	"T0 0, others yes" \
 	"--granularity mem through a /bin/sh script: the shell's accesses are no events, the test's are"
 
+# A script writes and reads back a file of its working directory: two
+# runs at once would clobber each other's.  Without --jobs (and with
+# SCHEDCTL_JOBS unset) runs of a script go one at a time, and launch says
+# so on stderr.
+mkdir -p "$SC_TMP/shared"
+cat >"$SC_BIN/shared_file.sh" <<'SH'
+#!/bin/sh
+echo "$$" >shared.txt
+read -r back <shared.txt
+[ "$back" = "$$" ]
+SH
+chmod +x "$SC_BIN/shared_file.sh"
+rc=0
+(cd "$SC_TMP/shared" && env -u SCHEDCTL_JOBS SCHEDCTL_SOCKET="$SC_SOCKET" \
+	SCHEDCTL_STATE_DIR="$SC_STATE" SCHEDCTLD="$SCHEDCTLD" "$SCHEDCTL" launch --json -n 20 \
+	--seed 1 -- "$SC_BIN/shared_file.sh") >"$SC_TMP/shared.json" \
+	2>"$SC_TMP/shared.err" || rc=$?
+sc status --json "$(json_get "$SC_TMP/shared.json" 'd["session"]')" \
+	>"$SC_TMP/shared.status.json" 2>/dev/null
+tap_is "$rc/$(json_get "$SC_TMP/shared.json" 'd["failing_runs"]')/$(json_get "$SC_TMP/shared.status.json" 'd["jobs"]')" \
+	"0/0/1" "a script sharing a file of its directory: 20 runs, one job, no false bug"
+tap_check "launch says the runs of a script go one at a time" \
+	grep -q "one run at a time" "$SC_TMP/shared.err"
+
 sc_check_no_leftovers
 tap_done
