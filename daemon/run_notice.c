@@ -24,17 +24,19 @@ size_t sc_run_notices(const struct sc_run_result *res,
 
 	if (n < max && res->notice[0])
 		snprintf(lines[n++], sizeof(lines[0]), "%s", res->notice);
-	if (n < max && res->threads >= 2 &&
+	/* Threads of one process: a script's single-threaded processes
+	 * (make, the compiler) have nothing to synchronise. */
+	if (n < max && res->process_threads >= 2 &&
 	    res->sync_steps < (uint64_t)FEW_POINTS_PER_THREAD *
 			      (res->threads - 1))
 		snprintf(lines[n++], sizeof(lines[0]),
-			 "warning: run 1 had %u threads, but the threads "
-			 "other than main showed only %llu synchronisation "
-			 "points: the program may synchronise in ways schedctl "
+			 "warning: run 1 had %u threads in one process, but "
+			 "the threads other than main showed only %llu "
+			 "synchronisation points: the program may synchronise in ways schedctl "
 			 "cannot see (locks or flags of plain loads and stores, "
 			 "a runtime that schedules its own tasks on threads "
 			 "such as Go's goroutines), so few schedules get "
-			 "explored (try --granularity mem)", res->threads,
+			 "explored (try --granularity mem)", res->process_threads,
 			 (unsigned long long)res->sync_steps);
 	return n;
 }

@@ -109,6 +109,7 @@ struct sc_process {
 	/* A child that exec'd a program other than the main one (a test
 	 * binary started by a script): its crash is the run's bug. */
 	bool runs_other_program;
+	uint32_t threads_created;       /* its threads so far, main included */
 	/* Images that reached their entry point (1 for the first program,
 	 * more after exec). */
 	uint32_t images;

@@ -68,6 +68,8 @@ struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
 	t->controlled = p->controlled;
 	t->logical = p->controlled ? e->next_logical++ : UINT32_MAX;
 	t->state = TH_NEW;
+	if (p->controlled && ++p->threads_created > e->res->process_threads)
+		e->res->process_threads = p->threads_created;
 	e->threads[e->nthreads++] = t;
 	return t;
 }

@@ -71,9 +71,13 @@ int main(void)
 	unlink(path);
 
 	memset(&r, 0, sizeof(r));
-	r.threads = 1;
+	r.threads = r.process_threads = 1;
 	ok(sc_run_notices(&r, lines, 2) == 0, "one thread: no warning");
-	r.threads = 3;
+	r.threads = 23;
+	r.sync_steps = 0;
+	ok(sc_run_notices(&r, lines, 2) == 0,
+	   "23 processes of one thread each (a script): no warning");
+	r.threads = r.process_threads = 3;
 	r.sync_steps = 1;
 	ok(sc_run_notices(&r, lines, 2) == 1 &&
 	   strstr(lines[0], "3 threads") && strstr(lines[0], "Go"),

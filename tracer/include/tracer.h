@@ -327,6 +327,9 @@ struct sc_run_result {
 	int signal;                     /* fatal signal, or 0 */
 	uint64_t steps;                 /* events executed */
 	uint32_t threads;               /* threads created, main included */
+	/* Most threads one controlled process created (its main included):
+	 * a script's processes are many threads of one thread each. */
+	uint32_t process_threads;
 	/* Steps of threads other than T0 that were synchronisation (futex,
 	 * lock, wait, yield, atomic), not thread start, exit, syscalls or
 	 * preemptions: too few of them means schedctl could not see how the
