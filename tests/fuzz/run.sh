@@ -48,6 +48,7 @@ echo "building the fuzz target in $work"
 	"$src/analysis/json_escape.c" "$src/tracer/names.c" "$src/tracer/env_pack.c" \
 	"$src/analysis/u64map.c" "$src/analysis/hb_rules.c" \
 	"$src/analysis/fingerprint.c" "$src/analysis/race_detect.c" \
+	"$src/analysis/atomic_vars.c" \
 	"$src/analysis/symbolizer.c" "$src/analysis/session.c" \
 	"$src/analysis/analyze_report.c" "$src/analysis/coverage_files.c" \
 	"$src/analysis/export_chrome.c" "$src/analysis/export_dot.c" \
