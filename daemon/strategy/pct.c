@@ -17,8 +17,9 @@
  *  - A thread that appears gets a random 62-bit key as its priority, which
  *    orders it uniformly at random among the live initial priorities: the
  *    same as drawing its rank among d..d+n as the paper does.
- *  - Starvation: a thread that keeps spinning (yield, sleep, or preempted
- *    by the time slice) at the top would never let the thread it waits
+ *  - Starvation: a thread that keeps spinning (yield, sleep, preempted
+ *    by the time slice, or the same load or compare-and-swap of a flag
+ *    again and again at memory granularity) at the top would never let the thread it waits
  *    for run, so after SPIN_LIMIT such steps in a row it drops below
  *    everyone.  So does a thread picked at RUN_LIMIT contested points in
  *    a row (a polling loop through locks), and the main thread once when
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strategy/learn.h"
 #include "strategy/rng.h"
 #include "strategy/strategy.h"
 
@@ -61,6 +63,10 @@ struct pct_ctx {
 	uint32_t last;              /* thread picked last, for RUN_LIMIT */
 	uint32_t run_length;        /* contested points it won in a row */
 	bool alone;                 /* the last view had one live thread */
+	/* The same load or compare-and-swap again and again: a thread
+	 * polling a flag or a lock of its own (learn.h). */
+	struct sc_spin_watch spin;
+	uint32_t polling;           /* that thread, UINT32_MAX: none */
 	struct pct_thread *t;
 	size_t nt;
 	char err[128];
@@ -190,7 +196,8 @@ static int pct_pick(void *ctx, const struct sc_sched_view *view)
 		c->run_length++;
 	else
 		c->run_length = 1;
-	th->spins = is_spin(view->threads[h].next.kind) ? th->spins + 1 : 0;
+	th->spins = is_spin(view->threads[h].next.kind) ||
+		    c->polling == view->threads[h].thread ? th->spins + 1 : 0;
 	if (th->spins >= SPIN_LIMIT || c->run_length >= RUN_LIMIT) {
 		th->spins = 0;
 		drop_to_bottom(c, th);
@@ -199,6 +206,16 @@ static int pct_pick(void *ctx, const struct sc_sched_view *view)
 	}
 	c->last = view->threads[h].thread;
 	return (int)h;
+}
+
+static void pct_executed(void *ctx, const struct sc_event *ev)
+{
+	struct pct_ctx *c = ctx;
+
+	if (sc_spin_watch_event(&c->spin, ev))
+		c->polling = ev->thread;
+	else if (ev->thread == c->polling)
+		c->polling = UINT32_MAX;
 }
 
 /* Wake the waiters of highest priority (reported in ascending index
@@ -277,6 +294,7 @@ int sc_pct_create(const char *params, uint64_t seed, uint32_t run,
 	c->k = estimate_points(session);
 	c->lowest = 1;
 	c->last = UINT32_MAX;
+	c->polling = UINT32_MAX;
 	/* Distinct points when there are enough of them. */
 	for (uint32_t i = 0; i + 1 < depth; i++) {
 		bool dup;
@@ -292,6 +310,7 @@ int sc_pct_create(const char *params, uint64_t seed, uint32_t run,
 		.ctx = c,
 		.pick = pct_pick,
 		.pick_wake = pct_pick_wake,
+		.executed = pct_executed,
 		.release = pct_release,
 		.error = pct_error,
 	};
