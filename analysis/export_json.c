@@ -40,7 +40,9 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32
 		",\"atomics\":%s,\"seeded_random\":%s,\"mem_event_cap\":%" PRIu32
 		",\"spin_model\":%s,\"skip_glibc_sync\":%s,\"all_cpus\":%s"
-		",\"mem_sites\":%" PRIu32 ",\"own_libraries\":%s,\"race_pcs\":[",
+		",\"mem_sites\":%" PRIu32 ",\"clock_realtime_ns\":\"%" PRIu64
+		"\",\"clock_monotonic_ns\":\"%" PRIu64 "\""
+		",\"own_libraries\":%s,\"race_pcs\":[",
 		t->max_steps, t->timeout_ms,
 		t->eager_timeouts ? "true" : "false", t->slice_us,
 		t->atomics ? "true" : "false",
@@ -48,6 +50,7 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		t->spin_model ? "true" : "false",
 		t->skip_glibc_sync ? "true" : "false",
 		t->all_cpus ? "true" : "false", t->mem_sites,
+		t->clock_realtime_ns, t->clock_monotonic_ns,
 		t->own_libraries ? "true" : "false");
 	/* Hexadecimal strings, as addresses are read in a disassembly. */
 	for (size_t i = 0; i < t->nrace_pcs; i++)

@@ -211,6 +211,8 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->skip_glibc_sync = h->has_skip_glibc_sync && h->skip_glibc_sync;
 	t->all_cpus = h->has_all_cpus && h->all_cpus;
 	t->mem_sites = h->has_mem_sites ? h->mem_sites : 0;
+	t->clock_realtime_ns = h->has_clock_realtime_ns ? h->clock_realtime_ns : 0;
+	t->clock_monotonic_ns = h->has_clock_monotonic_ns ? h->clock_monotonic_ns : 0;
 	t->mem_event_cap = h->has_mem_event_cap ? h->mem_event_cap : 0;
 	if (h->n_race_pcs) {
 		t->race_pcs = malloc(h->n_race_pcs * sizeof(*t->race_pcs));

@@ -77,6 +77,9 @@ struct launch {
 	char **argv, **envp;
 	uint64_t env_digest;
 	uint64_t base_seed;
+	/* The virtual clock's bases (vclock.c): the session's start, the
+	 * same in every run and job. */
+	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	uint32_t runs;
 	uint64_t max_steps;
 	uint32_t timeout_ms;
@@ -257,6 +260,26 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 	 * schedule them too (the CLI says so; an older client may not). */
 	L->follow_forks = req->follow_forks || info.script;
 	return 0;
+}
+
+static void clock_bases(struct launch *L)
+{
+	struct timespec real, mono;
+
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	L->clock_realtime_ns = (uint64_t)real.tv_sec * 1000000000u +
+			       (uint64_t)real.tv_nsec;
+	L->clock_monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u +
+				(uint64_t)mono.tv_nsec;
+}
+
+/* Run r's wall clock starts r - 1 seconds after the session's: a
+ * program that seeds rand() with time(NULL) draws other numbers in each
+ * run, the same ones in its replay and whatever the jobs. */
+static uint64_t run_realtime_ns(const struct launch *L, uint32_t r)
+{
+	return L->clock_realtime_ns + (uint64_t)(r ? r - 1 : 0) * 1000000000u;
 }
 
 static uint64_t random_seed(void)
@@ -465,6 +488,8 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.skip_glibc_sync = controlled,
 			.all_cpus = controlled,
 			.mem_sites = controlled ? 2 : 0,
+			.clock_realtime_ns = controlled ? run_realtime_ns(L, r) : 0,
+			.clock_monotonic_ns = controlled ? L->clock_monotonic_ns : 0,
 			.mem_event_cap = pt.mem_event_cap,
 			.own_libraries = pt.own_libraries,
 			.race_pcs = pt.pcs,
@@ -520,6 +545,9 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.skip_glibc_sync = controlled,
 			.all_cpus = controlled,
 			.mem_sites = controlled ? 2 : 0,
+			.vclock = controlled,
+			.clock_realtime_ns = run_realtime_ns(L, r),
+			.clock_monotonic_ns = L->clock_monotonic_ns,
 			.random_seed = seed,
 			.stdin_fd = infd,
 			.stdout_fd = outfd,
@@ -1306,6 +1334,7 @@ int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
 	L.argv[0] = L.program;
 	L.env_digest = sc_env_digest(L.envp);
 	L.base_seed = req->has_seed ? req->seed : random_seed();
+	clock_bases(&L);
 	L.cpu = sched_getcpu();
 	if (sc_session_create(d->state_dir, req->out_dir, &L.session, err,
 			      sizeof(err)) < 0 ||

@@ -151,6 +151,8 @@ static void entry_reached(struct sc_engine *e, struct sc_thread *t)
 	p->images++;
 	if (sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
+	if (e->cfg->vclock)
+		sc_plant_vclock_breakpoints(p);
 	/* While the process has one thread, none of its accesses can race
 	 * and no schedule has a choice to make there: rules 2 plant the
 	 * sites at its first thread creation.  A test framework's start-up
@@ -183,6 +185,8 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 		resume_free(t);
 		return;
 	}
+	if (t->controlled && sc_vclock_breakpoint(e, t, bp))
+		return;
 	if (!t->controlled || bp->kind == SC_EV_NONE) {
 		if (sc_bp_step_over(e, t) == 0)
 			resume_free(t);

@@ -244,6 +244,7 @@ struct sc_engine {
 	uint64_t wait_seq;
 	uint64_t pending_ctid;          /* from the clone being executed */
 	uint64_t random_drawn;          /* words of seeded randomness given */
+	uint64_t clock_reads;           /* answered by vclock.c */
 	uint64_t mem_events;            /* memory events executed */
 	bool mem_lifted;                /* cfg->mem_event_cap reached */
 
@@ -487,6 +488,17 @@ void sc_site_cache_put(const struct sc_site_key *k,
 /* ---- libc_syms.c ---- */
 int sc_plant_libc_breakpoints(struct sc_process *p);
 uint64_t sc_auxv_entry(pid_t pid);
+/* The value of auxiliary vector entry type of pid (0: none). */
+uint64_t sc_auxv_value(pid_t pid, uint64_t type);
+
+/* ---- vclock.c ---- */
+/* Breakpoints on the vDSO's clock functions of p; how many. */
+int sc_plant_vclock_breakpoints(struct sc_process *p);
+/* t, controlled, is at bp: when bp is a clock function's and
+ * cfg->vclock, answer the call with the run's virtual time, resume t and
+ * return true. */
+bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
+			  const struct sc_breakpoint *bp);
 
 /* ---- maps.c ---- */
 /* One file-backed mapping (path starting with '/') of /proc/PID/maps. */

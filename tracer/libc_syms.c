@@ -211,6 +211,11 @@ int sc_plant_libc_breakpoints(struct sc_process *p)
  * the dynamic loader has mapped its libraries. */
 uint64_t sc_auxv_entry(pid_t pid)
 {
+	return sc_auxv_value(pid, AT_ENTRY);
+}
+
+uint64_t sc_auxv_value(pid_t pid, uint64_t type)
+{
 	char path[64];
 	Elf64_auxv_t av;
 	uint64_t entry = 0;
@@ -222,7 +227,7 @@ uint64_t sc_auxv_entry(pid_t pid)
 	while (read(fd, &av, sizeof(av)) == (ssize_t)sizeof(av)) {
 		if (av.a_type == AT_NULL)
 			break;
-		if (av.a_type == AT_ENTRY) {
+		if (av.a_type == type) {
 			entry = av.a_un.a_val;
 			break;
 		}

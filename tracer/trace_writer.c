@@ -279,6 +279,10 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.all_cpus = hdr->all_cpus;
 	h.has_mem_sites = hdr->mem_sites != 0;
 	h.mem_sites = hdr->mem_sites;
+	h.has_clock_realtime_ns = hdr->clock_realtime_ns != 0;
+	h.clock_realtime_ns = hdr->clock_realtime_ns;
+	h.has_clock_monotonic_ns = hdr->clock_monotonic_ns != 0;
+	h.clock_monotonic_ns = hdr->clock_monotonic_ns;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

@@ -76,6 +76,8 @@ struct sc_trace {
 	bool skip_glibc_sync;       /* glibc's own lock calls were no events */
 	bool all_cpus;              /* sched_getaffinity showed every CPU */
 	uint32_t mem_sites;         /* decoding rules of memory sites */
+	/* Virtual clock bases; both 0: the program read the real clock. */
+	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	uint32_t mem_event_cap;     /* mem: points lifted after so many */
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */

@@ -100,6 +100,36 @@ preempts() {
 	fi
 }
 
+# The clock is part of the schedule (vclock.c): a program that measures
+# its threads' work and branches on it prints, in every replay of its run
+# 1 (a pilot run at mem granularity), what the run printed.
+bin=$(sc_target clock_reader)
+rc=$(sc_launch_json "$SC_TMP/clock.json" -n 2 --seed 1 --keep-going \
+	--keep-traces all -- "$bin")
+trace=$(run1_trace "$SC_TMP/clock.json")
+same=0
+for i in $(seq 10); do
+	sc replay --timeout "$REPLAY_TIMEOUT" "$trace" >"$SC_TMP/clock.$i.out" \
+		2>/dev/null && cmp -s "$SC_TMP/clock.$i.out" "${trace%.sctrace}.out" &&
+		same=$((same + 1))
+done
+tap_diag "clock_reader run 1: $(head -n 1 "${trace%.sctrace}.out" 2>/dev/null)"
+tap_is "$same" 10 "clock_reader: 10 replays of run 1 print the clock readings the run printed ($load)"
+
+# A GoogleTest binary prints each test's duration: its pilot runs (mem
+# granularity) diverged in replay before the clock was virtual.
+if [ -f /usr/include/gtest/gtest.h ] &&
+   g++ -std=c++17 -O1 -g -o "$SC_BIN/gtest_timed" \
+	"$top_srcdir/tests/targets/gtest_threads.cc" -lgtest -lgtest_main \
+	-pthread 2>"$SC_TMP/gtest.err"; then
+	rc=$(sc_launch_json "$SC_TMP/gtest.json" -n 2 --seed 1 --keep-going \
+		--keep-traces all -- "$SC_BIN/gtest_timed")
+	replay_times "gtest_threads (durations printed) run 1, a pilot run" \
+		"$(run1_trace "$SC_TMP/gtest.json")" 10 pass
+else
+	tap_skip "gtest_threads with durations" "no libgtest-dev"
+fi
+
 # One recorded passing run, replayed N times.
 for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
 	"spin_handoff:$PASS_REPLAYS" "preempt_compute:$REPLAYS"; do

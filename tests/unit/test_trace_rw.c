@@ -52,6 +52,8 @@ static const struct sc_trace_header test_hdr = {
 	.skip_glibc_sync = true,
 	.all_cpus = true,
 	.mem_sites = 1,
+	.clock_realtime_ns = 1795674470415791000ull,
+	.clock_monotonic_ns = 26609028615499ull,
 	.race_pcs = test_race_pcs,
 	.nrace_pcs = 2,
 };
@@ -229,6 +231,9 @@ static void test_round_trip(void)
 	ok(t.skip_glibc_sync, "skip_glibc_sync (glibc's own locks are no events)");
 	ok(t.all_cpus, "all_cpus (sched_getaffinity showed every CPU)");
 	ok(t.mem_sites == 1, "mem_sites (rbp-based operands by function)");
+	ok(t.clock_realtime_ns == 1795674470415791000ull &&
+	   t.clock_monotonic_ns == 26609028615499ull,
+	   "the virtual clock's bases");
 	ok(t.nrace_pcs == 2 && t.race_pcs[0] == test_race_pcs[0] &&
 	   t.race_pcs[1] == test_race_pcs[1] && !t.own_libraries,
 	   "race_pcs and own_libraries");
@@ -534,6 +539,8 @@ static void test_json(void)
 		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
 		"\"seeded_random\":true,\"mem_event_cap\":100000,"
 		"\"spin_model\":true,\"skip_glibc_sync\":true,\"all_cpus\":true,\"mem_sites\":1,"
+		"\"clock_realtime_ns\":\"1795674470415791000\","
+		"\"clock_monotonic_ns\":\"26609028615499\","
 		"\"own_libraries\":false,"
 		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","

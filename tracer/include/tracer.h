@@ -298,6 +298,10 @@ struct sc_run_config {
 	 * race and atomic sites at its first thread creation, not at its
 	 * entry point (dispatch.c). */
 	uint32_t mem_sites;
+	/* The clock functions of the vDSO answer with clock_*_ns plus the
+	 * run's progress (vclock.c), so that time is part of the schedule. */
+	bool vclock;
+	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	/* Target's stdio; -1 means /dev/null.  The engine dup2()s them. */
 	int stdin_fd, stdout_fd, stderr_fd;
 	const struct sc_policy *policy; /* NULL: run natively, no control */
@@ -444,6 +448,8 @@ struct sc_trace_header {
 	bool skip_glibc_sync;           /* sc_run_config.skip_glibc_sync */
 	bool all_cpus;                  /* sc_run_config.all_cpus */
 	uint32_t mem_sites;             /* sc_run_config.mem_sites */
+	/* sc_run_config.clock_*_ns; both 0: no virtual clock. */
+	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */

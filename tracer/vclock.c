@@ -1,0 +1,173 @@
+/*
+ * vclock.c - a clock that is a function of the schedule.
+ *
+ * A program that reads the time can take another path in its replay: a
+ * GoogleTest binary prints each test's duration, and its pilot runs at
+ * memory granularity ("(0 ms)" or "(12 ms)") diverged in replay, run 1
+ * included, whose trace every session keeps.  clock_gettime(),
+ * gettimeofday() and time() never enter the kernel: they are functions
+ * of the vDSO.  With cfg->vclock, each gets a breakpoint at its entry in
+ * every controlled process, and a controlled thread's call is answered
+ * here: the wall and monotonic clocks read the run's base times (chosen
+ * when the session started and recorded in the trace) plus 10 us per
+ * scheduling step and 1 us per clock read before it.  Replay gives the
+ * same answers.  The CPU-time clocks (and any clock the vDSO itself
+ * sends to the kernel) are left to the vDSO; so are threads that are not
+ * controlled.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/auxv.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define STEP_NS 10000u
+#define READ_NS 1000u
+
+static const char CLOCK_GETTIME[] = "clock_gettime";
+static const char GETTIMEOFDAY[] = "gettimeofday";
+static const char TIME[] = "time";
+
+static const struct {
+	const char *vdso_name;
+	const char *name;       /* the breakpoint's: tells the three apart */
+} functions[] = {
+	{ "__vdso_clock_gettime", CLOCK_GETTIME },
+	{ "__vdso_gettimeofday", GETTIMEOFDAY },
+	{ "__vdso_time", TIME },
+};
+#define NFUNCTIONS (sizeof(functions) / sizeof(functions[0]))
+
+/* Offsets of the functions in the vDSO image, from the supervisor's own
+ * vDSO (the kernel maps the same image in every process); 0: none. */
+static uint64_t offsets[NFUNCTIONS];
+static bool offsets_read;
+
+static void read_offsets(void)
+{
+	const uint8_t *base = (const uint8_t *)getauxval(AT_SYSINFO_EHDR);
+
+	offsets_read = true;
+	if (!base)
+		return;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || !eh->e_shoff)
+		return;
+	const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + eh->e_phoff);
+	uint64_t first_vaddr = 0;
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD) {
+			first_vaddr = ph[i].p_vaddr;
+			break;
+		}
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(base + eh->e_shoff);
+	for (int i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_DYNSYM || !sh[i].sh_entsize ||
+		    sh[i].sh_link >= eh->e_shnum)
+			continue;
+		const Elf64_Sym *sym = (const Elf64_Sym *)(base + sh[i].sh_offset);
+		const char *str = (const char *)(base + sh[sh[i].sh_link].sh_offset);
+		size_t n = sh[i].sh_size / sh[i].sh_entsize;
+		for (size_t k = 0; k < n; k++) {
+			if (ELF64_ST_TYPE(sym[k].st_info) != STT_FUNC ||
+			    !sym[k].st_value)
+				continue;
+			for (size_t f = 0; f < NFUNCTIONS; f++)
+				if (strcmp(str + sym[k].st_name,
+					   functions[f].vdso_name) == 0)
+					offsets[f] = sym[k].st_value - first_vaddr;
+		}
+	}
+}
+
+int sc_plant_vclock_breakpoints(struct sc_process *p)
+{
+	uint64_t vdso = sc_auxv_value(p->pid, AT_SYSINFO_EHDR);
+	int planted = 0;
+
+	if (!offsets_read)
+		read_offsets();
+	if (!vdso)
+		return 0;
+	for (size_t f = 0; f < NFUNCTIONS; f++)
+		if (offsets[f] && sc_bp_add(p, vdso + offsets[f], SC_EV_NONE,
+					   SC_ACC_NONE, functions[f].name) == 0)
+			planted++;
+	return planted;
+}
+
+/* The virtual time of this read, in ns since the run's base. */
+static uint64_t elapsed_ns(struct sc_engine *e)
+{
+	return e->step * STEP_NS + ++e->clock_reads * READ_NS;
+}
+
+static bool write_pair(struct sc_thread *t, uint64_t addr, uint64_t a,
+		       uint64_t b)
+{
+	uint64_t pair[2] = { a, b };
+
+	return sc_mem_write(t->proc, addr, pair, sizeof(pair)) == 0;
+}
+
+/* Return from the function at t's breakpoint with value ret. */
+static void return_from(struct sc_thread *t, uint64_t ret)
+{
+	uint64_t to = 0;
+
+	sc_mem_read(t->proc, t->regs.rsp, &to, sizeof(to));
+	t->regs.rax = ret;
+	t->regs.rip = to;
+	t->regs.rsp += 8;
+	t->regs_dirty = true;
+}
+
+bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
+			  const struct sc_breakpoint *bp)
+{
+	const struct sc_run_config *cfg = e->cfg;
+	uint64_t ns, base;
+
+	if (!cfg->vclock || (bp->name != CLOCK_GETTIME &&
+			     bp->name != GETTIMEOFDAY && bp->name != TIME))
+		return false;
+	if (bp->name == CLOCK_GETTIME) {
+		long id = (long)t->regs.rdi;
+		switch (id) {
+		case CLOCK_REALTIME: case CLOCK_REALTIME_COARSE: case CLOCK_TAI:
+			base = cfg->clock_realtime_ns;
+			break;
+		case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW:
+		case CLOCK_MONOTONIC_COARSE: case CLOCK_BOOTTIME:
+			base = cfg->clock_monotonic_ns;
+			break;
+		default:
+			return false;   /* CPU time: the vDSO's own answer */
+		}
+		ns = base + elapsed_ns(e);
+		return_from(t, write_pair(t, t->regs.rsi, ns / 1000000000u,
+					  ns % 1000000000u)
+			       ? 0 : (uint64_t)-EFAULT);
+	} else if (bp->name == GETTIMEOFDAY) {
+		ns = cfg->clock_realtime_ns + elapsed_ns(e);
+		bool ok = !t->regs.rdi ||
+			  write_pair(t, t->regs.rdi, ns / 1000000000u,
+				     ns % 1000000000u / 1000u);
+		if (ok && t->regs.rsi)
+			ok = sc_mem_write(t->proc, t->regs.rsi, &(uint64_t){ 0 },
+					  sizeof(uint64_t)) == 0;
+		return_from(t, ok ? 0 : (uint64_t)-EFAULT);
+	} else {
+		uint64_t sec = (cfg->clock_realtime_ns + elapsed_ns(e)) /
+			       1000000000u;
+		if (t->regs.rdi)
+			sc_mem_write(t->proc, t->regs.rdi, &sec, sizeof(sec));
+		return_from(t, sec);
+	}
+	sc_resume(t, PTRACE_CONT);
+	return true;
+}
