@@ -12,7 +12,6 @@
  * objects carry no such declaration; an atomic instruction on them (lock
  * prefix, xchg) is still recognised by the instruction.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -20,6 +19,7 @@
 
 #include "analysis.h"
 #include "atomic_vars.h"
+#include "dwarf_attrs.h"
 #include "dwarf_no_abort.h"
 
 /* Nesting of structures and arrays followed; elements of an array looked
@@ -27,51 +27,14 @@
 #define MAX_DEPTH 12
 #define MAX_ELEMENTS 256
 
-static int push(struct sc_atomic_ranges *r, uint64_t lo, uint64_t hi)
-{
-	if (hi <= lo)
-		return 0;
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 32;
-		void *p = realloc(r->v, cap * sizeof(*r->v));
-		if (!p)
-			return -1;
-		r->v = p;
-		r->cap = cap;
-	}
-	r->v[r->n].lo = lo;
-	r->v[r->n].hi = hi;
-	r->n++;
-	return 0;
-}
-
-/* The DIE that attribute at of die refers to. */
-static bool ref_die(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at,
-		    Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-	Dwarf_Off off;
-	bool ok;
-
-	if (dwarf_attr(die, at, &a, NULL) != DW_DLV_OK)
-		return false;
-	ok = dwarf_global_formref(a, &off, NULL) == DW_DLV_OK &&
-	     dwarf_offdie_b(dbg, off, 1, out, NULL) == DW_DLV_OK;
-	dwarf_dealloc_attribute(a);
-	return ok;
-}
-
-static bool unsigned_attr(Dwarf_Die die, Dwarf_Half at, Dwarf_Unsigned *v)
-{
-	Dwarf_Attribute a;
-	bool ok;
-
-	if (dwarf_attr(die, at, &a, NULL) != DW_DLV_OK)
-		return false;
-	ok = dwarf_formudata(a, v, NULL) == DW_DLV_OK;
-	dwarf_dealloc_attribute(a);
-	return ok;
-}
+/* What the readers below share: the module, the ranges found, and the
+ * address and depth of the object being looked at. */
+struct walk {
+	Dwarf_Debug dbg;
+	struct sc_addr_ranges *out;
+	uint64_t addr;
+	int depth;
+};
 
 static bool atomic_class_name(const char *name)
 {
@@ -97,121 +60,112 @@ static Dwarf_Unsigned type_size(Dwarf_Debug dbg, Dwarf_Die type, int depth)
 
 	if (dwarf_bytesize(type, &size, NULL) == DW_DLV_OK)
 		return size;
-	if (depth >= MAX_DEPTH || !ref_die(dbg, type, DW_AT_type, &next))
+	if (depth >= MAX_DEPTH ||
+	    !(next = sc_dwarf_ref(dbg, type, DW_AT_type)))
 		return 0;
 	size = type_size(dbg, next, depth + 1);
 	dwarf_dealloc_die(next);
 	return size;
 }
 
-/* Element count of an array type (its first dimension; later dimensions
- * multiply in through the element size). */
-static Dwarf_Unsigned array_count(Dwarf_Debug dbg, Dwarf_Die array)
+/* sc_dwarf_children: the element count of an array's first dimension
+ * (later dimensions multiply in through the element size). */
+static int subrange_count(Dwarf_Die child, Dwarf_Half tag, void *arg)
 {
-	Dwarf_Die child = NULL, next;
-	Dwarf_Unsigned count = 0, upper;
+	Dwarf_Unsigned *count = arg, upper;
 
-	if (dwarf_child(array, &child, NULL) != DW_DLV_OK)
+	if (tag != DW_TAG_subrange_type)
 		return 0;
-	for (; child; child = next) {
-		Dwarf_Half tag = 0;
-		dwarf_tag(child, &tag, NULL);
-		if (tag == DW_TAG_subrange_type) {
-			if (unsigned_attr(child, DW_AT_count, &count))
-				;
-			else if (unsigned_attr(child, DW_AT_upper_bound, &upper))
-				count = upper + 1;
-			dwarf_dealloc_die(child);
-			break;
-		}
-		if (dwarf_siblingof_b(dbg, child, 1, &next, NULL) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(child);
-	}
-	return count;
+	if (!sc_dwarf_unsigned(child, DW_AT_count, count) &&
+	    sc_dwarf_unsigned(child, DW_AT_upper_bound, &upper))
+		*count = upper + 1;
+	return 1;
 }
 
-static int add_type(Dwarf_Debug dbg, Dwarf_Die type, uint64_t addr,
-		    int depth, struct sc_atomic_ranges *out);
+static int add_type(const struct walk *w, Dwarf_Die type);
 
-static int add_members(Dwarf_Debug dbg, Dwarf_Die type, uint64_t addr,
-		       int depth, struct sc_atomic_ranges *out)
+/* sc_dwarf_children: a structure's members at a constant offset (static
+ * members have none; bit fields are never atomic). */
+static int add_member(Dwarf_Die child, Dwarf_Half tag, void *arg)
 {
-	Dwarf_Die child = NULL, next;
-	int rc = 0;
+	const struct walk *w = arg;
+	Dwarf_Unsigned off;
+	Dwarf_Die mtype;
+	int rc;
 
-	if (dwarf_child(type, &child, NULL) != DW_DLV_OK)
+	if ((tag != DW_TAG_member && tag != DW_TAG_inheritance) ||
+	    !sc_dwarf_unsigned(child, DW_AT_data_member_location, &off) ||
+	    !(mtype = sc_dwarf_ref(w->dbg, child, DW_AT_type)))
 		return 0;
-	for (; child && rc == 0; child = next) {
-		Dwarf_Half tag = 0;
-		Dwarf_Unsigned off;
-		Dwarf_Die mtype;
-		dwarf_tag(child, &tag, NULL);
-		/* Members at a constant offset (static members have none;
-		 * bit fields are never atomic). */
-		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
-		    unsigned_attr(child, DW_AT_data_member_location, &off) &&
-		    ref_die(dbg, child, DW_AT_type, &mtype)) {
-			rc = add_type(dbg, mtype, addr + off, depth + 1, out);
-			dwarf_dealloc_die(mtype);
-		}
-		if (dwarf_siblingof_b(dbg, child, 1, &next, NULL) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(child);
-	}
-	if (child)
-		dwarf_dealloc_die(child);
+	struct walk m = { w->dbg, w->out, w->addr + off, w->depth + 1 };
+	rc = add_type(&m, mtype);
+	dwarf_dealloc_die(mtype);
 	return rc;
 }
 
-/* Add the atomic bytes of an object of this type at addr. */
-static int add_type(Dwarf_Debug dbg, Dwarf_Die type, uint64_t addr,
-		    int depth, struct sc_atomic_ranges *out)
+/* The atomic bytes of an array of this type at w->addr. */
+static int add_array(const struct walk *w, Dwarf_Die type)
+{
+	Dwarf_Unsigned n = 0, esize;
+	struct sc_addr_ranges one = { 0 };
+	Dwarf_Die elem;
+	int rc;
+
+	sc_dwarf_children(w->dbg, type, subrange_count, &n);
+	if (!n || !(elem = sc_dwarf_ref(w->dbg, type, DW_AT_type)))
+		return 0;
+	esize = type_size(w->dbg, elem, 0);
+	struct walk e = { w->dbg, &one, 0, w->depth + 1 };
+	rc = add_type(&e, elem);
+	dwarf_dealloc_die(elem);
+	if (rc == 0 && one.n && (n > MAX_ELEMENTS || !esize))
+		/* Taken whole: an array of many atomics. */
+		rc = sc_addr_ranges_push(w->out, w->addr,
+					 w->addr + (esize ? n * esize : 8));
+	for (Dwarf_Unsigned i = 0; rc == 0 && one.n && esize &&
+				     n <= MAX_ELEMENTS && i < n; i++)
+		for (size_t k = 0; rc == 0 && k < one.n; k++)
+			rc = sc_addr_ranges_push(w->out,
+						 w->addr + i * esize + one.v[k].lo,
+						 w->addr + i * esize + one.v[k].hi);
+	sc_addr_ranges_free(&one);
+	return rc;
+}
+
+/* Add the atomic bytes of an object of this type at w->addr. */
+static int add_type(const struct walk *w, Dwarf_Die type)
 {
 	Dwarf_Half tag = 0;
 	Dwarf_Die next;
 	char *name = NULL;
-	int rc = 0;
+	int rc;
 
-	if (depth > MAX_DEPTH || dwarf_tag(type, &tag, NULL) != DW_DLV_OK)
+	if (w->depth > MAX_DEPTH || dwarf_tag(type, &tag, NULL) != DW_DLV_OK)
 		return 0;
 	switch (tag) {
 	case DW_TAG_atomic_type:
-		return push(out, addr, addr + type_size(dbg, type, 0));
+		return sc_addr_ranges_push(w->out, w->addr,
+					   w->addr + type_size(w->dbg, type, 0));
 	case DW_TAG_typedef:
 	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-		if (!ref_die(dbg, type, DW_AT_type, &next))
+	case DW_TAG_volatile_type: {
+		if (!(next = sc_dwarf_ref(w->dbg, type, DW_AT_type)))
 			return 0;
-		rc = add_type(dbg, next, addr, depth + 1, out);
+		struct walk q = { w->dbg, w->out, w->addr, w->depth + 1 };
+		rc = add_type(&q, next);
 		dwarf_dealloc_die(next);
 		return rc;
+	}
 	case DW_TAG_structure_type:
 	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 		if (dwarf_diename(type, &name, NULL) == DW_DLV_OK &&
 		    atomic_class_name(name))
-			return push(out, addr, addr + type_size(dbg, type, 0));
-		return add_members(dbg, type, addr, depth, out);
-	case DW_TAG_array_type: {
-		Dwarf_Unsigned n = array_count(dbg, type), esize;
-		if (!n || !ref_die(dbg, type, DW_AT_type, &next))
-			return 0;
-		esize = type_size(dbg, next, 0);
-		struct sc_atomic_ranges one = { 0 };
-		rc = add_type(dbg, next, 0, depth + 1, &one);
-		dwarf_dealloc_die(next);
-		if (rc == 0 && one.n && (n > MAX_ELEMENTS || !esize))
-			/* Taken whole: an array of many atomics. */
-			rc = push(out, addr, addr + (esize ? n * esize : 8));
-		for (Dwarf_Unsigned i = 0; rc == 0 && one.n && esize &&
-					     n <= MAX_ELEMENTS && i < n; i++)
-			for (size_t k = 0; rc == 0 && k < one.n; k++)
-				rc = push(out, addr + i * esize + one.v[k].lo,
-					  addr + i * esize + one.v[k].hi);
-		free(one.v);
-		return rc;
-	}
+			return sc_addr_ranges_push(w->out, w->addr, w->addr +
+						   type_size(w->dbg, type, 0));
+		return sc_dwarf_children(w->dbg, type, add_member, (void *)w);
+	case DW_TAG_array_type:
+		return add_array(w, type);
 	default:
 		return 0;
 	}
@@ -252,8 +206,7 @@ static bool static_address(Dwarf_Die var, uint64_t *addr)
 	return ok;
 }
 
-static int add_variable(Dwarf_Debug dbg, Dwarf_Die var,
-			struct sc_atomic_ranges *out)
+static int add_variable(const struct walk *w, Dwarf_Die var)
 {
 	Dwarf_Die type, decl;
 	uint64_t addr;
@@ -263,53 +216,36 @@ static int add_variable(Dwarf_Debug dbg, Dwarf_Die var,
 		return 0;
 	/* A definition outside its class (a static member) has its type on
 	 * the declaration it names. */
-	if (!ref_die(dbg, var, DW_AT_type, &type)) {
-		if (!ref_die(dbg, var, DW_AT_specification, &decl))
-			return 0;
-		bool ok = ref_die(dbg, decl, DW_AT_type, &type);
+	type = sc_dwarf_ref(w->dbg, var, DW_AT_type);
+	if (!type && (decl = sc_dwarf_ref(w->dbg, var, DW_AT_specification))) {
+		type = sc_dwarf_ref(w->dbg, decl, DW_AT_type);
 		dwarf_dealloc_die(decl);
-		if (!ok)
-			return 0;
 	}
-	rc = add_type(dbg, type, addr, 0, out);
+	if (!type)
+		return 0;
+	struct walk v = { w->dbg, w->out, addr, 0 };
+	rc = add_type(&v, type);
 	dwarf_dealloc_die(type);
 	return rc;
 }
 
-/* Variables among die's children, in namespaces too; also function-local
+/* sc_dwarf_children: variables, in namespaces too; also function-local
  * statics (a variable with a static address inside a subprogram). */
-static int walk(Dwarf_Debug dbg, Dwarf_Die die, int depth,
-		struct sc_atomic_ranges *out)
+static int add_scope(Dwarf_Die child, Dwarf_Half tag, void *arg)
 {
-	Dwarf_Die child = NULL, next;
-	int rc = 0;
+	const struct walk *w = arg;
 
-	if (depth > MAX_DEPTH || dwarf_child(die, &child, NULL) != DW_DLV_OK)
-		return 0;
-	for (; child && rc == 0; child = next) {
-		Dwarf_Half tag = 0;
-		dwarf_tag(child, &tag, NULL);
-		if (tag == DW_TAG_variable)
-			rc = add_variable(dbg, child, out);
-		else if (tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
-			 tag == DW_TAG_lexical_block)
-			rc = walk(dbg, child, depth + 1, out);
-		if (dwarf_siblingof_b(dbg, child, 1, &next, NULL) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(child);
+	if (tag == DW_TAG_variable)
+		return add_variable(w, child);
+	if ((tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
+	     tag == DW_TAG_lexical_block) && w->depth < MAX_DEPTH) {
+		struct walk in = { w->dbg, w->out, 0, w->depth + 1 };
+		return sc_dwarf_children(w->dbg, child, add_scope, &in);
 	}
-	if (child)
-		dwarf_dealloc_die(child);
-	return rc;
+	return 0;
 }
 
-static int cmp_range(const void *a, const void *b)
-{
-	const struct sc_atomic_range *x = a, *y = b;
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-int sc_atomic_ranges_read(const char *path, struct sc_atomic_ranges *out)
+int sc_atomic_ranges_read(const char *path, struct sc_addr_ranges *out)
 {
 	Dwarf_Debug dbg = NULL;
 	int rc = 0;
@@ -319,6 +255,7 @@ int sc_atomic_ranges_read(const char *path, struct sc_atomic_ranges *out)
 			    sc_dwarf_no_abort, NULL, &dbg, NULL, 0, NULL,
 			    NULL) != DW_DLV_OK)
 		return 0;     /* no debug information: nothing declared */
+	struct walk w = { dbg, out, 0, 0 };
 	while (rc == 0) {
 		Dwarf_Unsigned next;
 		Dwarf_Half cu_type;
@@ -329,48 +266,16 @@ int sc_atomic_ranges_read(const char *path, struct sc_atomic_ranges *out)
 			break;
 		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK)
 			continue;
-		rc = walk(dbg, cu, 0, out);
+		rc = sc_dwarf_children(dbg, cu, add_scope, &w);
 		dwarf_dealloc_die(cu);
 	}
 	dwarf_finish(dbg, NULL);
 	if (rc < 0) {
-		sc_atomic_ranges_free(out);
+		sc_addr_ranges_free(out);
 		return -1;
 	}
-	if (out->n)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_range);
-	/* Merge overlaps (an inline variable defined in several units). */
-	size_t k = 0;
-	for (size_t i = 0; i < out->n; i++) {
-		if (k && out->v[i].lo <= out->v[k - 1].hi) {
-			if (out->v[i].hi > out->v[k - 1].hi)
-				out->v[k - 1].hi = out->v[i].hi;
-		} else {
-			out->v[k++] = out->v[i];
-		}
-	}
-	out->n = k;
+	/* Merged where they overlap (an inline variable defined in several
+	 * units), for sc_addr_ranges_overlap. */
+	sc_addr_ranges_normalize(out);
 	return 0;
-}
-
-bool sc_atomic_ranges_overlap(const struct sc_atomic_ranges *r, uint64_t lo,
-			      uint64_t hi)
-{
-	/* Ranges are sorted and disjoint (merged when read): only the last
-	 * one starting below hi can reach into [lo, hi). */
-	size_t a = 0, b = r->n;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (r->v[mid].lo < hi)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a > 0 && r->v[a - 1].hi > lo;
-}
-
-void sc_atomic_ranges_free(struct sc_atomic_ranges *r)
-{
-	free(r->v);
-	memset(r, 0, sizeof(*r));
 }

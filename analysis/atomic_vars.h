@@ -9,25 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sc_atomic_range { uint64_t lo, hi; };
-struct sc_atomic_ranges {
-	struct sc_atomic_range *v;      /* sorted by lo */
-	size_t n, cap;
-};
+#include "addr_ranges.h"
 
 /* The file addresses (as in the ELF file, before the load bias) of every
  * atomic object with a static address in path.  0 (none without debug
  * information), or -1 when out of memory. */
-int sc_atomic_ranges_read(const char *path, struct sc_atomic_ranges *out);
-/* Whether [lo, hi) overlaps an atomic object. */
-bool sc_atomic_ranges_overlap(const struct sc_atomic_ranges *r, uint64_t lo,
-			      uint64_t hi);
-void sc_atomic_ranges_free(struct sc_atomic_ranges *r);
+int sc_atomic_ranges_read(const char *path, struct sc_addr_ranges *out);
 
 /* The atomic objects of module path, read once per symbolizer (NULL when
  * out of memory), and the file address its load address stands for. */
 struct sc_symbolizer;
-const struct sc_atomic_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
+const struct sc_addr_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
 						     const char *path,
 						     uint64_t *first_vaddr);
 
@@ -35,7 +27,7 @@ const struct sc_atomic_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
  * file address addr - load + first_vaddr. */
 struct sc_atomic_module {
 	uint64_t load, first_vaddr;
-	const struct sc_atomic_ranges *ranges;
+	const struct sc_addr_ranges *ranges;
 };
 
 #endif

@@ -136,7 +136,7 @@ static bool declared_atomic(const struct rd *r, const struct sc_trace_event *e)
 	if (!m || !m->ranges || !m->ranges->n)
 		return false;
 	uint64_t a = e->object - m->load + m->first_vaddr;
-	return sc_atomic_ranges_overlap(m->ranges, a, a + len);
+	return sc_addr_ranges_overlap(m->ranges, a, a + len);
 }
 
 /* Check and record one memory access.  Returns 0, 1 when fn stopped the

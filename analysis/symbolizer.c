@@ -57,7 +57,7 @@ struct module_info {
 	size_t nfuncs, nobjs;
 	/* Its static data declared atomic, read when first asked for; a
 	 * pointer of its own, stable when mods grows. */
-	struct sc_atomic_ranges *atomics;
+	struct sc_addr_ranges *atomics;
 };
 
 struct cached {
@@ -103,7 +103,7 @@ void sc_symbolizer_free(struct sc_symbolizer *s)
 		free_syms(m->funcs, m->nfuncs);
 		free_syms(m->objs, m->nobjs);
 		if (m->atomics) {
-			sc_atomic_ranges_free(m->atomics);
+			sc_addr_ranges_free(m->atomics);
 			free(m->atomics);
 		}
 	}
@@ -530,7 +530,7 @@ int sc_symbolizer_data(struct sc_symbolizer *s,
 	return resolve(s, mods, nmods, addr, true, out);
 }
 
-const struct sc_atomic_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
+const struct sc_addr_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
 						     const char *path,
 						     uint64_t *first_vaddr)
 {

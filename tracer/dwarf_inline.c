@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "demangle.h"
+#include "dwarf_attrs.h"
 #include "dwarf_inline.h"
 #include "dwarf_no_abort.h"
 
@@ -154,48 +155,13 @@ static bool die_contains(struct walk *w, Dwarf_Die die, bool *has_pc)
 	return in;
 }
 
-static bool die_unsigned(Dwarf_Die die, Dwarf_Half at, Dwarf_Unsigned *v)
-{
-	Dwarf_Attribute attr;
-	bool ok;
-
-	if (dwarf_attr(die, at, &attr, NULL) != DW_DLV_OK)
-		return false;
-	ok = dwarf_formudata(attr, v, NULL) == DW_DLV_OK;
-	if (!ok) {
-		/* DWARF 5's DW_FORM_implicit_const (a constant in the
-		 * abbreviation, as GCC gives call_file) is a signed form. */
-		Dwarf_Signed sv;
-		ok = dwarf_formsdata(attr, &sv, NULL) == DW_DLV_OK && sv >= 0;
-		if (ok)
-			*v = (Dwarf_Unsigned)sv;
-	}
-	dwarf_dealloc_attribute(attr);
-	return ok;
-}
-
-static Dwarf_Die die_ref(struct walk *w, Dwarf_Die die, Dwarf_Half at)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Off off;
-	Dwarf_Die to = NULL;
-
-	if (dwarf_attr(die, at, &attr, NULL) != DW_DLV_OK)
-		return NULL;
-	if (dwarf_global_formref(attr, &off, NULL) == DW_DLV_OK &&
-	    dwarf_offdie_b(w->dbg, off, 1, &to, NULL) != DW_DLV_OK)
-		to = NULL;
-	dwarf_dealloc_attribute(attr);
-	return to;
-}
-
 /* The name of an inlined subroutine's function: the linkage name
  * demangled (with its class and parameters, as the ELF symbols are
  * shown), else the plain name, on the abstract origin or the declaration
  * it specifies. */
 static void origin_name(struct walk *w, Dwarf_Die inl, char *buf, size_t len)
 {
-	Dwarf_Die d = die_ref(w, inl, DW_AT_abstract_origin);
+	Dwarf_Die d = sc_dwarf_ref(w->dbg, inl, DW_AT_abstract_origin);
 
 	snprintf(buf, len, "??");
 	for (int hop = 0; d && hop < 3; hop++) {
@@ -209,9 +175,9 @@ static void origin_name(struct walk *w, Dwarf_Die inl, char *buf, size_t len)
 		}
 		if (dwarf_diename(d, &s, NULL) == DW_DLV_OK)
 			snprintf(buf, len, "%s", s);
-		Dwarf_Die next = die_ref(w, d, DW_AT_specification);
+		Dwarf_Die next = sc_dwarf_ref(w->dbg, d, DW_AT_specification);
 		if (!next)
-			next = die_ref(w, d, DW_AT_abstract_origin);
+			next = sc_dwarf_ref(w->dbg, d, DW_AT_abstract_origin);
 		dwarf_dealloc_die(d);
 		d = next;
 	}
@@ -230,13 +196,13 @@ static void record_site(struct walk *w, Dwarf_Die inl)
 	s = &w->out[w->n++];
 	memset(s, 0, sizeof(*s));
 	origin_name(w, inl, s->function, sizeof(s->function));
-	if (die_unsigned(inl, DW_AT_call_file, &file)) {
+	if (sc_dwarf_unsigned(inl, DW_AT_call_file, &file)) {
 		/* DWARF 5 numbers the file table from 0, earlier from 1. */
 		Dwarf_Signed i = (Dwarf_Signed)file - (w->version >= 5 ? 0 : 1);
 		if (i >= 0 && i < w->nfiles)
 			path = w->files[i];
 	}
-	die_unsigned(inl, DW_AT_call_line, &line);
+	sc_dwarf_unsigned(inl, DW_AT_call_line, &line);
 	const char *slash = strrchr(path, '/');
 	snprintf(s->call_file, sizeof(s->call_file), "%s",
 		 slash ? slash + 1 : path);

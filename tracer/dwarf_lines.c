@@ -28,24 +28,6 @@ static bool source_matches(const char *file, const char *const *sources)
 	return false;
 }
 
-int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi)
-{
-	if (hi <= lo)
-		return 0;
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct sc_addr_range *nv = realloc(r->v, cap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		r->v = nv;
-		r->cap = cap;
-	}
-	r->v[r->n].lo = lo;
-	r->v[r->n].hi = hi;
-	r->n++;
-	return 0;
-}
-
 /* Rows of one CU's line table: [addr_i, addr_i+1) belongs to file_i. */
 static void cu_ranges(Dwarf_Die cu, const char *const *sources,
 		      struct sc_addr_ranges *out)
@@ -122,20 +104,6 @@ int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 	memset(out, 0, sizeof(*out));
 	/* No debug info: nothing matches. */
 	return for_each_cu(path, ranges_of_cu, &a);
-}
-
-bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (addr >= r->v[i].lo && addr < r->v[i].hi)
-			return true;
-	return false;
-}
-
-void sc_addr_ranges_free(struct sc_addr_ranges *r)
-{
-	free(r->v);
-	memset(r, 0, sizeof(*r));
 }
 
 /* Best line-table row at or below vaddr in one CU: the row of the

@@ -14,7 +14,6 @@
  */
 #include <gelf.h>
 #include <libelf.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -59,12 +58,6 @@ static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t *len)
 	return NULL;
 }
 
-static int cmp_range(const void *a, const void *b)
-{
-	const struct sc_addr_range *x = a, *y = b;
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
 int sc_frame_functions(Elf *elf, struct sc_addr_ranges *fp, bool *known)
 {
 	memset(fp, 0, sizeof(*fp));
@@ -100,7 +93,6 @@ int sc_frame_functions(Elf *elf, struct sc_addr_ranges *fp, bool *known)
 			}
 		}
 	}
-	if (fp->n)
-		qsort(fp->v, fp->n, sizeof(*fp->v), cmp_range);
+	sc_addr_ranges_normalize(fp);
 	return 0;
 }

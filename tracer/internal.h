@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "tracer.h"
+#include "addr_ranges.h"
 #include "dwarf_inline.h"
 
 /* What the preemption machinery (preempt.c) is doing with a thread. */
@@ -391,22 +392,12 @@ bool sc_emulate_at_breakpoint(struct sc_thread *t, struct sc_breakpoint *bp);
 uint64_t sc_reg_value(const struct user_regs_struct *r, int n);
 
 /* ---- dwarf_lines.c ---- */
-struct sc_addr_range { uint64_t lo, hi; };
-struct sc_addr_ranges {
-	struct sc_addr_range *v;
-	size_t n, cap;
-};
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			   struct sc_addr_ranges *out);
-bool sc_addr_ranges_contain(const struct sc_addr_ranges *r, uint64_t addr);
 /* Source file (base name) and line of a file-relative address; *system
  * says whether the file is a system header (sc_system_source). */
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
 		       size_t len, unsigned *line, bool *system);
-/* ---- dwarf_inline.c: include/dwarf_inline.h ---- */
-void sc_addr_ranges_free(struct sc_addr_ranges *r);
-/* Append [lo, hi) (nothing when empty); -1 when out of memory. */
-int sc_addr_ranges_push(struct sc_addr_ranges *r, uint64_t lo, uint64_t hi);
 
 /* ---- mem_decode.c / mem_instrument.c ---- */
 struct cs_insn;
