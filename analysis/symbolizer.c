@@ -31,6 +31,7 @@
 #include "demangle.h"
 #include "dwarf_inline.h"
 #include "dwarf_no_abort.h"
+#include "elf_symbols.h"
 #include "u64map.h"
 
 struct line_row {
@@ -267,6 +268,26 @@ static int add_sym(struct sym **v, size_t *n, size_t *cap, uint64_t addr,
 	return 0;
 }
 
+struct sym_walk {
+	struct module_info *m;
+	size_t capf, capo;
+};
+
+/* sc_elf_symbols: functions and variables with a name. */
+static int add_symbol(const GElf_Sym *s, const char *name, void *arg)
+{
+	struct sym_walk *w = arg;
+	int type = GELF_ST_TYPE(s->st_info);
+
+	if ((type != STT_FUNC && type != STT_OBJECT) || !name || !*name)
+		return 0;
+	if (type == STT_FUNC)
+		return add_sym(&w->m->funcs, &w->m->nfuncs, &w->capf,
+			       s->st_value, s->st_size, name) == 0;
+	return add_sym(&w->m->objs, &w->m->nobjs, &w->capo, s->st_value,
+		       s->st_size, name) == 0;
+}
+
 /* Symbols of one table (SHT_SYMTAB, else SHT_DYNSYM) and the first
  * PT_LOAD address. */
 static void read_elf(struct module_info *m)
@@ -275,7 +296,7 @@ static void read_elf(struct module_info *m)
 	if (fd < 0)
 		return;
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	size_t phnum = 0, capf = 0, capo = 0;
+	size_t phnum = 0;
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		goto out;
 	if (elf_getphdrnum(elf, &phnum) == 0) {
@@ -287,37 +308,8 @@ static void read_elf(struct module_info *m)
 			}
 		}
 	}
-	for (int pass = 0; pass < 2 && !m->nfuncs && !m->nobjs; pass++) {
-		Elf_Scn *scn = NULL;
-		Elf32_Word want = pass ? SHT_DYNSYM : SHT_SYMTAB;
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != want ||
-			    !sh.sh_entsize)
-				continue;
-			Elf_Data *d = elf_getdata(scn, NULL);
-			size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
-			for (size_t i = 0; i < n; i++) {
-				GElf_Sym s;
-				if (!gelf_getsym(d, (int)i, &s) || !s.st_value ||
-				    s.st_shndx == SHN_UNDEF)
-					continue;
-				int type = GELF_ST_TYPE(s.st_info);
-				if (type != STT_FUNC && type != STT_OBJECT)
-					continue;
-				const char *name = elf_strptr(elf, sh.sh_link,
-							      s.st_name);
-				if (!name || !*name)
-					continue;
-				if (type == STT_FUNC)
-					add_sym(&m->funcs, &m->nfuncs, &capf,
-						s.st_value, s.st_size, name);
-				else
-					add_sym(&m->objs, &m->nobjs, &capo,
-						s.st_value, s.st_size, name);
-			}
-		}
-	}
+	struct sym_walk w = { m, 0, 0 };
+	sc_elf_symbols(elf, add_symbol, &w);
 	qsort(m->funcs, m->nfuncs, sizeof(*m->funcs), cmp_sym);
 	qsort(m->objs, m->nobjs, sizeof(*m->objs), cmp_sym);
 out:

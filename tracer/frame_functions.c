@@ -16,6 +16,7 @@
 #include <libelf.h>
 #include <string.h>
 
+#include "elf_symbols.h"
 #include "internal.h"
 
 static const uint8_t ENDBR64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
@@ -58,40 +59,41 @@ static const uint8_t *code_at(Elf *elf, uint64_t addr, size_t *len)
 	return NULL;
 }
 
+struct frame_walk {
+	Elf *elf;
+	struct sc_addr_ranges *fp;
+	bool *known;
+};
+
+/* sc_elf_symbols: a function, and whether it keeps a frame pointer. */
+static int note_function(const GElf_Sym *s, const char *name, void *arg)
+{
+	struct frame_walk *w = arg;
+	const uint8_t *code;
+	size_t len;
+
+	(void)name;
+	if (GELF_ST_TYPE(s->st_info) != STT_FUNC || !s->st_size)
+		return 0;
+	*w->known = true;
+	code = code_at(w->elf, s->st_value, &len);
+	if (code && sets_frame_pointer(code, len) &&
+	    sc_addr_ranges_push(w->fp, s->st_value,
+				s->st_value + s->st_size) < 0)
+		return -1;
+	return 1;
+}
+
 int sc_frame_functions(Elf *elf, struct sc_addr_ranges *fp, bool *known)
 {
+	struct frame_walk w = { elf, fp, known };
+
 	memset(fp, 0, sizeof(*fp));
 	*known = false;
-	for (int pass = 0; pass < 2 && !*known; pass++) {
-		Elf_Scn *scn = NULL;
-		Elf32_Word want = pass ? SHT_DYNSYM : SHT_SYMTAB;
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != want ||
-			    !sh.sh_entsize)
-				continue;
-			Elf_Data *d = elf_getdata(scn, NULL);
-			size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
-			for (size_t i = 0; i < n; i++) {
-				GElf_Sym s;
-				const uint8_t *code;
-				size_t len;
-				if (!gelf_getsym(d, (int)i, &s) ||
-				    GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-				    !s.st_value || !s.st_size ||
-				    s.st_shndx == SHN_UNDEF)
-					continue;
-				*known = true;
-				code = code_at(elf, s.st_value, &len);
-				if (code && sets_frame_pointer(code, len) &&
-				    sc_addr_ranges_push(fp, s.st_value,
-							s.st_value + s.st_size) < 0) {
-					sc_addr_ranges_free(fp);
-					*known = false;
-					return -1;
-				}
-			}
-		}
+	if (sc_elf_symbols(elf, note_function, &w) < 0) {
+		sc_addr_ranges_free(fp);
+		*known = false;
+		return -1;
 	}
 	sc_addr_ranges_normalize(fp);
 	return 0;
