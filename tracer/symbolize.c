@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "demangle.h"
+#include "elf_symbols.h"
 #include "internal.h"
 
 struct mapping {
@@ -56,11 +57,42 @@ static int find_mapping(pid_t pid, uint64_t addr, struct mapping *m)
 	return sc_maps_foreach(pid, find_containing, &c) == 1 ? 0 : -1;
 }
 
+struct lookup {
+	uint64_t vaddr;
+	int type;
+	char *name;
+	size_t len;
+	uint64_t *offset;
+	uint64_t best_start;
+	bool found;
+};
+
+/* sc_elf_symbols: the symbol of l->type containing l->vaddr that starts
+ * last (the innermost of nested ones). */
+static int match_symbol(const GElf_Sym *s, const char *nm, void *arg)
+{
+	struct lookup *l = arg;
+	uint64_t size = s->st_size ? s->st_size : 1;
+
+	if (GELF_ST_TYPE(s->st_info) != l->type || s->st_value > l->vaddr ||
+	    l->vaddr >= s->st_value + size ||
+	    (l->found && s->st_value < l->best_start) || !nm || !*nm)
+		return 0;
+	/* As the source spells it: mu, not _ZL2mu. */
+	char *dm = sc_demangle(nm);
+	snprintf(l->name, l->len, "%s", dm ? dm : nm);
+	free(dm);
+	*l->offset = l->vaddr - s->st_value;
+	l->best_start = s->st_value;
+	l->found = true;
+	return 1;
+}
+
 /* Best symbol of type `type` containing vaddr (file-relative). */
 static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 		      char *name, size_t len, uint64_t *offset)
 {
-	int rc = -1;
+	struct lookup l = { vaddr, type, name, len, offset, 0, false };
 
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -73,45 +105,10 @@ static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 	}
 	GElf_Ehdr eh;
 	*is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
-	uint64_t best_start = 0;
-	for (int pass = 0; pass < 2 && rc < 0; pass++) {
-		Elf_Scn *scn = NULL;
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-			if (!gelf_getshdr(scn, &sh) || sh.sh_entsize == 0)
-				continue;
-			if (sh.sh_type != (pass == 0 ? SHT_SYMTAB : SHT_DYNSYM))
-				continue;
-			Elf_Data *data = elf_getdata(scn, NULL);
-			size_t n = sh.sh_size / sh.sh_entsize;
-			for (size_t i = 0; data && i < n; i++) {
-				GElf_Sym s;
-				if (!gelf_getsym(data, (int)i, &s))
-					continue;
-				if (GELF_ST_TYPE(s.st_info) != type ||
-				    s.st_shndx == SHN_UNDEF || s.st_value > vaddr)
-					continue;
-				uint64_t size = s.st_size ? s.st_size : 1;
-				if (vaddr >= s.st_value + size)
-					continue;
-				if (rc == 0 && s.st_value < best_start)
-					continue;
-				const char *nm = elf_strptr(elf, sh.sh_link, s.st_name);
-				if (!nm || !*nm)
-					continue;
-				/* As the source spells it: mu, not _ZL2mu. */
-				char *dm = sc_demangle(nm);
-				snprintf(name, len, "%s", dm ? dm : nm);
-				free(dm);
-				*offset = vaddr - s.st_value;
-				best_start = s.st_value;
-				rc = 0;
-			}
-		}
-	}
+	sc_elf_symbols(elf, match_symbol, &l);
 	elf_end(elf);
 	close(fd);
-	return rc;
+	return l.found ? 0 : -1;
 }
 
 /* snprintf into a text that a long path may not fit: cut, as a report
