@@ -52,6 +52,18 @@ expect 3 "launch a missing program" -- launch -n 1 -- "$missing"
 expect 3 "launch a file that is not executable" -- launch -n 1 -- "$not_exec"
 expect 3 "launch an executable that is not ELF" -- launch -n 1 -- "$not_elf"
 expect 2 "launch with an unknown option" -- launch --no-such-option -n 1 -- "$(sc_target abba_deadlock)"
+expect 2 "launch -j 0" -- launch -j 0 -n 1 -- "$(sc_target abba_deadlock)"
+# An unknown short option after another option's argument is named, not
+# that argument ("-s random -x" once said "unknown option 'random'").
+expect 2 "launch -s random -j1 -x" -- launch -s random -j1 -x -n 1 -- "$(sc_target abba_deadlock)"
+tap_check "the unknown short option is named" grep -q "unknown option '-x'" "$err"
+rc=0
+sc launch --json -s random -j1 -n 3 --seed 1 -- "$(sc_target c11_threads)" \
+	>"$SC_TMP/j1.json" 2>/dev/null || rc=$?
+sc status --json "$(json_get "$SC_TMP/j1.json" 'd["session"]')" \
+	>"$SC_TMP/j1.status.json" 2>/dev/null
+tap_is "$rc/$(json_get "$SC_TMP/j1.status.json" 'd["jobs"]')" 0/1 \
+	"launch -j1 (short for --jobs 1) runs in one job"
 expect 3 "replay random bytes" -- replay "$garbage"
 
 # A real trace to damage: the bug trace of a short session.
