@@ -39,6 +39,7 @@ static void put_header(const struct sc_trace *t, FILE *out)
 	fprintf(out, ",\"max_steps\":%" PRIu64 ",\"timeout_ms\":%" PRIu32
 		",\"eager_timeouts\":%s,\"slice_us\":%" PRIu32
 		",\"atomics\":%s,\"seeded_random\":%s,\"mem_event_cap\":%" PRIu32
+		",\"mem_site_cap\":%" PRIu32
 		",\"spin_model\":%s,\"skip_glibc_sync\":%s,\"all_cpus\":%s"
 		",\"mem_sites\":%" PRIu32 ",\"clock_realtime_ns\":\"%" PRIu64
 		"\",\"clock_monotonic_ns\":\"%" PRIu64 "\""
@@ -47,6 +48,7 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		t->eager_timeouts ? "true" : "false", t->slice_us,
 		t->atomics ? "true" : "false",
 		t->seeded_random ? "true" : "false", t->mem_event_cap,
+		t->mem_site_cap,
 		t->spin_model ? "true" : "false",
 		t->skip_glibc_sync ? "true" : "false",
 		t->all_cpus ? "true" : "false", t->mem_sites,

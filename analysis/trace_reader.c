@@ -213,6 +213,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->mem_sites = h->has_mem_sites ? h->mem_sites : 0;
 	t->clock_realtime_ns = h->has_clock_realtime_ns ? h->clock_realtime_ns : 0;
 	t->clock_monotonic_ns = h->has_clock_monotonic_ns ? h->clock_monotonic_ns : 0;
+	t->mem_site_cap = h->has_mem_site_cap ? h->mem_site_cap : 0;
 	t->mem_event_cap = h->has_mem_event_cap ? h->mem_event_cap : 0;
 	if (h->n_race_pcs) {
 		t->race_pcs = malloc(h->n_race_pcs * sizeof(*t->race_pcs));

@@ -370,7 +370,7 @@ struct run_points {
 	enum sc_granularity granularity;
 	const char *name;               /* as the trace header says it */
 	bool atomics, own_libraries, pilot;
-	uint32_t mem_event_cap;
+	uint32_t mem_event_cap, mem_site_cap;
 	const uint64_t *pcs;
 	size_t npcs;
 };
@@ -395,6 +395,7 @@ static void run_points(const struct launch *L, uint32_t r,
 		pt->own_libraries = true;
 		pt->pilot = true;
 		pt->mem_event_cap = SC_RACE_PILOT_MEM_EVENTS;
+		pt->mem_site_cap = SC_RACE_PILOT_SITE_EVENTS;
 		return;
 	}
 	/* No race found: the pcs are none, a plain sync run. */
@@ -491,6 +492,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.clock_realtime_ns = controlled ? run_realtime_ns(L, r) : 0,
 			.clock_monotonic_ns = controlled ? L->clock_monotonic_ns : 0,
 			.mem_event_cap = pt.mem_event_cap,
+			.mem_site_cap = pt.mem_site_cap,
 			.own_libraries = pt.own_libraries,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
@@ -535,6 +537,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.atomics = pt.atomics,
 			.own_libraries = pt.own_libraries,
 			.mem_event_cap = pt.mem_event_cap,
+			.mem_site_cap = pt.mem_site_cap,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
 			.instrument_modules = (const char *const *)L->modules,

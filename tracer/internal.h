@@ -83,6 +83,7 @@ struct sc_breakpoint {
 	uint16_t kind;          /* enum sc_event_kind; SC_EV_NONE: internal */
 	uint8_t access;
 	bool inserted;
+	uint32_t hits;          /* mem: events at it (cfg->mem_site_cap) */
 	const char *name;       /* libc function name, for reports */
 	struct sc_mem_insn *mem;        /* mem events; owned by the engine */
 	/* Decoded instruction under the int3 (emulate.c). */

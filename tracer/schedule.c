@@ -95,12 +95,20 @@ static bool sc_is_sync_kind(uint32_t kind)
 }
 
 /* cfg->mem_event_cap: after that many memory events the run goes on at
- * sync granularity.  A function of the schedule, so replay lifts them at
- * the same step.  Threads already stopped at a memory breakpoint keep
- * their pending event (its step-over finds no breakpoint and simply
- * runs the instruction). */
-static void count_mem_event(struct sc_engine *e)
+ * sync granularity; cfg->mem_site_cap: after that many events at one
+ * instruction, that instruction is no scheduling point any more.  Both
+ * are functions of the schedule, so replay lifts them at the same step.
+ * Threads already stopped at a lifted breakpoint keep their pending
+ * event (its step-over finds no breakpoint and simply runs the
+ * instruction). */
+static void count_mem_event(struct sc_engine *e, struct sc_thread *t,
+			    uint64_t pc)
 {
+	if (e->cfg->mem_site_cap && !e->mem_lifted && t->proc) {
+		struct sc_breakpoint *bp = sc_bp_find(t->proc, pc);
+		if (bp && bp->mem && ++bp->hits >= e->cfg->mem_site_cap)
+			sc_bp_remove(t->proc, pc);
+	}
 	if (!e->cfg->mem_event_cap || e->mem_lifted ||
 	    ++e->mem_events < e->cfg->mem_event_cap)
 		return;
@@ -197,7 +205,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	if (e->diverged)
 		return;
 	if (ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW)
-		count_mem_event(e);
+		count_mem_event(e, t, ev.pc);
 	if (t->state == TH_BLOCKED)
 		return;
 	if (ev.kind == SC_EV_THREAD_CREATE || ev.kind == SC_EV_FORK)

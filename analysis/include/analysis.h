@@ -79,6 +79,7 @@ struct sc_trace {
 	/* Virtual clock bases; both 0: the program read the real clock. */
 	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	uint32_t mem_event_cap;     /* mem: points lifted after so many */
+	uint32_t mem_site_cap;      /* mem: a site lifted after so many */
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */
 	size_t nrace_pcs;

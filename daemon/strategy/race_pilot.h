@@ -39,6 +39,11 @@
  * 10-40 us each and end as a false hang.  100000 is 1-4 s of a run. */
 #define SC_RACE_PILOT_MEM_EVENTS 100000
 
+/* ... and each access instruction at most this many times
+ * (sc_run_config.mem_site_cap), so that the set-up's hot loops leave
+ * room in those 100000 for what runs after them. */
+#define SC_RACE_PILOT_SITE_EVENTS 64
+
 struct sc_race_pilot {
 	uint32_t size;          /* P */
 	uint32_t done;          /* pilot runs 1..done learnt from */

@@ -6,7 +6,7 @@
 # For every case x configuration it runs `schedctl launch --json
 # --keep-going --keep-traces none -n RUNS --seed SEED` and prints the hit
 # ratio (runs that failed with the case's own bug, by the oracle of
-# contrib/sctbench/manifest.tsv: assert, crash, exit, deadlock; a hang
+# contrib/sctbench/manifest.tsv: assert, crash, exit, deadlock, or several joined by "|"; a hang
 # counts as the deadlock of a deadlock case only), the runs per second,
 # and the expected wall time to the first bug (1 / (hit ratio x runs per
 # second)), then the geometric mean of each column (a case never hit
@@ -93,7 +93,10 @@ cell() {
 	python3 - "$json" "$3" <<'PY' 2>/dev/null || echo "err 0 0"
 import json, sys
 d = json.load(open(sys.argv[1]))
-want = {"deadlock": ("deadlock", "hang")}.get(sys.argv[2], (sys.argv[2],))
+# ORACLE is a kind or several joined by "|" (ctrace-test: crash|exit).
+want = set()
+for k in sys.argv[2].split("|"):
+    want.update({"deadlock": ("deadlock", "hang")}.get(k, (k,)))
 hits = sum(1 for b in d.get("bugs") or [] if b["kind"] in want)
 print(hits, d["runs"], d["wall_seconds"])
 PY

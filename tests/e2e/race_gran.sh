@@ -112,10 +112,11 @@ for name in bounded_buffer sync_zoo c11_threads; do
 done
 
 # A long computation of the program's own code (sort's comparisons: far
-# more memory accesses than a pilot schedules): the pilot runs lift their
-# memory points after mem_event_cap accesses and go on at sync
-# granularity, instead of running for minutes into a false hang; the
-# output is sort's own and run 1 replays.
+# more memory accesses than a pilot schedules): the pilot runs lift an
+# access instruction after mem_site_cap events at it, and every memory
+# point after mem_event_cap accesses, and go on at sync granularity,
+# instead of running for minutes into a false hang; the output is sort's
+# own and run 1 replays.
 if command -v sort >/dev/null && command -v shuf >/dev/null; then
 	# 300000 lines: sort sorts with threads above 2 x 128K lines (the
 	# memory points wait for a process's first thread).
@@ -129,11 +130,11 @@ if command -v sort >/dev/null && command -v shuf >/dev/null; then
 	[ "$rc" -eq 0 ] || tap_diag_file "$SC_TMP/sort.json.err" 5
 	dir=$(json_get "$SC_TMP/sort.json" 'd["out_dir"]')
 	sc export "$dir/run-000001.sctrace" --format json -o "$SC_TMP/sort1.json" 2>/dev/null
-	# The cap, plus the pending accesses of the other threads stopped at
-	# one when it was reached (they keep their event).
-	tap_is "$(json_get "$SC_TMP/sort1.json" '[d["header"]["granularity"], d["header"]["mem_event_cap"], 0 <= sum(e["kind"] in ("read", "write", "rmw") for e in d["events"]) - d["header"]["mem_event_cap"] <= 8]')" \
-		'["mem", 100000, true]' \
-		"sort: the pilot run scheduled mem_event_cap memory events (and the other threads' pending ones)"
+	# The caps, plus the pending accesses of the other threads stopped at
+	# one when it was lifted (they keep their event).
+	tap_is "$(json_get "$SC_TMP/sort1.json" '[d["header"]["granularity"], d["header"]["mem_event_cap"], d["header"]["mem_site_cap"], sum(e["kind"] in ("read", "write", "rmw") for e in d["events"]) - d["header"]["mem_event_cap"] <= 8, max(collections.Counter(e["pc"] for e in d["events"] if e["kind"] in ("read", "write", "rmw")).values()) - d["header"]["mem_site_cap"] <= 8]')" \
+		'["mem", 100000, 64, true, true]' \
+		"sort: the pilot run scheduled at most mem_event_cap memory events, at most mem_site_cap at one instruction (and the other threads' pending ones)"
 	tap_check "sort: run 1's output is sort's" cmp -s "$dir/run-000001.out" \
 		"$SC_WORK/sorted.want"
 	rc=0
@@ -174,6 +175,28 @@ hits=$(json_get "$SC_TMP/setup.json" 'd["failing_runs"]')
 tap_diag "setup_then_race: $hits of $RUNS default runs fail"
 tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
 	"setup_then_race: the race after a long set-up is found (at least $MIN of $RUNS)"
+
+# A hot loop in a thread (200000 rounds, each access instruction an
+# event every round) before the racing threads start: with a budget of
+# memory events only, the pilots spent it all in the loop and never saw
+# the counter's race (0 of 100 fail); each instruction lifted after
+# mem_site_cap events, they see past the loop.
+rc=$(sc_launch_json "$SC_TMP/hot.json" -n "$RUNS" --seed "$SEED" \
+	--keep-going --keep-traces all -- "$(sc_target hot_loop_then_race)")
+hits=$(json_get "$SC_TMP/hot.json" 'd["failing_runs"]')
+tap_diag "hot_loop_then_race: $hits of $RUNS default runs fail"
+tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
+	"hot_loop_then_race: the race after a hot loop is found (at least $MIN of $RUNS)"
+dir=$(json_get "$SC_TMP/hot.json" 'd["out_dir"]')
+sc export "$dir/run-000001.sctrace" --format json -o "$SC_TMP/hot1.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/hot1.json" '[d["header"]["mem_site_cap"], max(collections.Counter(e["pc"] for e in d["events"] if e["kind"] in ("read", "write", "rmw")).values()) <= d["header"]["mem_site_cap"] + 3, d["footer"]["verdict"] in ("pass", "assert")]')" \
+	'[64, true, true]' \
+	"hot_loop_then_race: the pilot run lifted each loop instruction after mem_site_cap events"
+sc replay "$dir/run-000001.sctrace" --json >"$SC_TMP/hot.replay" 2>/dev/null || :
+steps=$(json_get "$SC_TMP/hot1.json" 'd["footer"]["steps"]')
+tap_is "$(json_get "$SC_TMP/hot.replay" '[d["verdict"] == d["recorded_verdict"], d["steps"], d["diverged_at"]]')" \
+	"[true, ${steps:-?}, null]" \
+	"hot_loop_then_race: the pilot run replays (same verdict, all $steps steps)"
 
 rc=$(sc_launch_json "$SC_TMP/chess.json" -s chess --granularity race -n 5 \
 	-- "$counter" 2)

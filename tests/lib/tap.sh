@@ -117,11 +117,11 @@ tap_done() {
 # when the file is not JSON or the path does not exist.
 json_get() {
 	python3 - "$1" "$2" <<'PY' 2>/dev/null
-import json, sys
+import collections, json, sys
 try:
     with open(sys.argv[1]) as f:
         d = json.load(f)
-    v = eval(sys.argv[2], {"d": d})
+    v = eval(sys.argv[2], {"d": d, "collections": collections})
 except Exception:
     sys.exit(1)
 if v is None:

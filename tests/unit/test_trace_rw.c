@@ -48,6 +48,7 @@ static const struct sc_trace_header test_hdr = {
 	.atomics = true,
 	.seeded_random = true,
 	.mem_event_cap = 100000,
+	.mem_site_cap = 64,
 	.spin_model = true,
 	.skip_glibc_sync = true,
 	.all_cpus = true,
@@ -227,6 +228,7 @@ static void test_round_trip(void)
 	ok(t.atomics, "atomics (sync granularity's atomic RMW points)");
 	ok(t.seeded_random, "seeded_random (getrandom drawn from the seed)");
 	ok(t.mem_event_cap == 100000, "mem_event_cap (a pilot run's limit)");
+	ok(t.mem_site_cap == 64, "mem_site_cap (a pilot run's limit per instruction)");
 	ok(t.spin_model, "spin_model (held spinlocks block their waiters)");
 	ok(t.skip_glibc_sync, "skip_glibc_sync (glibc's own locks are no events)");
 	ok(t.all_cpus, "all_cpus (sched_getaffinity showed every CPU)");
@@ -538,6 +540,7 @@ static void test_json(void)
 		"\"max_steps\":100000,\"timeout_ms\":10000,"
 		"\"eager_timeouts\":true,\"slice_us\":750,\"atomics\":true,"
 		"\"seeded_random\":true,\"mem_event_cap\":100000,"
+		"\"mem_site_cap\":64,"
 		"\"spin_model\":true,\"skip_glibc_sync\":true,\"all_cpus\":true,\"mem_sites\":1,"
 		"\"clock_realtime_ns\":\"1795674470415791000\","
 		"\"clock_monotonic_ns\":\"26609028615499\","

@@ -257,6 +257,12 @@ struct sc_run_config {
 	 * (sort's comparisons), which would take minutes and end as a false
 	 * hang. */
 	uint32_t mem_event_cap;
+	/* mem granularity: a memory access instruction is lifted once it
+	 * has been an event this many times (0: never).  Hot loops then do
+	 * not use up mem_event_cap before the code that runs after them (a
+	 * garbage collector after the set-up) has been seen: races hide in
+	 * cold code (LiteRace, Marino et al., PLDI 2009). */
+	uint32_t mem_site_cap;
 	/* race granularity: the instructions (absolute addresses, sorted)
 	 * that are memory scheduling points.  An address that is not the
 	 * start of a memory-accessing instruction of a module of the
@@ -452,6 +458,7 @@ struct sc_trace_header {
 	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
+	uint32_t mem_site_cap;          /* sc_run_config.mem_site_cap */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;
 };
