@@ -41,7 +41,8 @@ static const char replay_usage[] =
 "\n"
 "Exit status: 0 the run passed, 1 the recorded bug was reproduced (or\n"
 "another bug happened), 2 usage error, 3 divergence from the recorded\n"
-"schedule, unreadable trace, or the program could not run.\n";
+"schedule, a replay out of time where the run was not, unreadable trace,\n"
+"or the program could not run.\n";
 
 enum { OPT_JSON = 2000, OPT_TIMEOUT, OPT_RECORD, OPT_GDB, OPT_STOP_AT };
 

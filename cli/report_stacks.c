@@ -7,7 +7,8 @@
  * (module)", "function+0xoff (module)", "function (module)" or
  * "module+0xoff" (tracer.h, sc_run_result.stacks).  A call inlined at
  * the pc is a frame of its own with the same pc, "function at file:line
- * (module, inlined)", as gdb lists them.
+ * (module, inlined)", as gdb lists them.  The one frame of a thread that
+ * has not started yet ends in " (not started yet)" (tracer/stack.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,7 +24,10 @@ struct frame {
 	char function[600], file[600], module[256];
 	unsigned line;
 	bool inlined;
+	bool not_started;       /* the thread has not run yet */
 };
+
+static const char NOT_STARTED[] = " (not started yet)";
 
 /* Parse one line; false when it is not a frame line. */
 static bool parse_line(const char *s, size_t n, struct frame *f)
@@ -43,7 +47,13 @@ static bool parse_line(const char *s, size_t n, struct frame *f)
 
 	char rest[600];
 	snprintf(rest, sizeof(rest), "%s", f->text);
-	size_t len = strlen(rest);
+	size_t len = strlen(rest), note = sizeof(NOT_STARTED) - 1;
+	if (len >= note && strcmp(rest + len - note, NOT_STARTED) == 0) {
+		/* A note, not a module: the frame is what precedes it. */
+		len -= note;
+		rest[len] = '\0';
+		f->not_started = true;
+	}
 	char *open = NULL;      /* the last " (": names hold parentheses */
 	for (char *p = rest; (p = strstr(p, " (")); p++)
 		open = p;
@@ -146,6 +156,8 @@ static void json_frame(const struct frame *f, unsigned depth, void *arg)
 		json_null(w->j, "line");
 	json_string(w->j, "module", *f->module ? f->module : NULL);
 	json_bool(w->j, "inlined", f->inlined);
+	if (f->not_started)
+		json_bool(w->j, "not_started", true);
 	json_string(w->j, "text", f->text);
 	json_end(w->j);
 }

@@ -134,6 +134,9 @@ struct replay_outcome {
 	char location[512];
 	uint32_t preemptions;           /* guided runs */
 	char *preemption_points;        /* malloc'ed, or NULL */
+	/* Out of time where the recorded run was not: the replay's own
+	 * slowness, not the program's hang (exit 3, not a bug). */
+	bool too_slow;
 };
 
 /* The recorded scheduling points: a race run plants exactly its race_pcs
@@ -165,6 +168,9 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 	struct sc_policy policy;
 	char tail[1024], errpath[64];
 	int rc;
+	uint32_t timeout_ms = req->has_timeout_ms ? req->timeout_ms
+			      : t->timeout_ms ? t->timeout_ms
+			      : DEFAULT_TIMEOUT_MS;
 
 	/* The same bytes as the recorded run, from the start. */
 	int infd = input ? sc_stdin_open(input, t->stdin_size, err, errlen)
@@ -234,9 +240,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.cwd = t->cwd && *t->cwd ? t->cwd : NULL,
 			.cpu = sched_getcpu(),
 			.max_steps = t->max_steps,
-			.timeout_ms = req->has_timeout_ms ? req->timeout_ms
-				      : t->timeout_ms ? t->timeout_ms
-				      : DEFAULT_TIMEOUT_MS,
+			.timeout_ms = timeout_ms,
 			.eager_timeouts = t->eager_timeouts,
 			.slice_us = t->slice_us,
 			.granularity = replay_granularity(t),
@@ -295,6 +299,21 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		sc_describe_panic(&o->res, errpath, o->message,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));
+		if (o->res.verdict == SC_VERDICT_HANG &&
+		    t->verdict != SC_VERDICT_HANG &&
+		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u) {
+			o->too_slow = true;
+			o->res.verdict = SC_VERDICT_DIVERGED;
+			o->diverged_at = (int64_t)o->res.steps;
+			sc_strf(o->message, sizeof(o->message),
+				"the replay did not finish within %.3g s "
+				"(the recorded run took %.3g s): not the "
+				"program's bug but the replay's slowness, "
+				"usually finding a preemption inside a tight "
+				"loop again; give it more time with --timeout",
+				timeout_ms / 1000.0, t->wall_us / 1e6);
+			o->location[0] = '\0';
+		}
 	}
 	end_policy(&policy, guided);
 	if (rc < 0) {
@@ -311,6 +330,8 @@ static int exit_code_of(const struct replay_outcome *o)
 		return 0;
 	if (o->res.stopped_pid > 0 && o->res.verdict == SC_VERDICT_UNKNOWN)
 		return 0;       /* stopped at the step asked for */
+	if (o->too_slow)
+		return 3;
 	if (is_bug(o->res.verdict))
 		return 1;
 	return 3;       /* diverged, tool error, interrupted */

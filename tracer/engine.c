@@ -98,7 +98,8 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 
 	t->next_check_us = now + t->slice_us;
 	if (t->interrupt_pending ||
-	    (t->probe == PROBE_HITS && !t->probe_at_caller) ||
+	    (t->probe == PROBE_HITS && !t->probe_at_caller &&
+	     !t->probe_at_exit) ||
 	    t->probe == PROBE_REPLAY_SCAN || now < t->own_syscall_until_us)
 		return;
 	cpu = sc_process_cpu_ns(t->proc->pid);
@@ -128,6 +129,10 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 	}
 	if (t->probe_at_caller) {
 		sc_preempt_caller_expired(t);
+		return;
+	}
+	if (t->probe_at_exit) {
+		sc_preempt_exit_expired(t);
 		return;
 	}
 	sc_preempt_probe_begin(t, t->probe == PROBE_NONE ? PROBE_INTERRUPTED

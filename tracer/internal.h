@@ -198,6 +198,11 @@ struct sc_thread {
 	 * address in the program's own code (preempt.c); probe_in_library:
 	 * that found nothing for long, the probe is at the pc itself. */
 	bool probe_at_caller, probe_in_library;
+	/* A computation used its budget: the probe waits at the return
+	 * address of its function (probe_at_exit) so that the preemption is
+	 * at an instruction that runs once, not a hot loop's (preempt.c);
+	 * exit_tried: that waited too long, preempt in the loop. */
+	bool probe_at_exit, exit_tried;
 	size_t nprobe_hashes;
 	uint64_t probe_hashes[64];      /* states seen at probe_pc */
 	uint64_t preempt_regs[SC_PREEMPT_REGS]; /* of a budget preemption */
@@ -537,6 +542,9 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 /* Where t, stopped inside a system library, returns to in the program's
  * own code (the innermost such frame); false when it has none. */
 bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc);
+/* The return address of t's innermost function (its caller's next
+ * instruction): false when the stack cannot be unwound. */
+bool sc_stack_return_address(struct sc_thread *t, uint64_t *pc);
 /* Frames kept of a stack in a report: deeper ones are the runtime's. */
 #define SC_STACK_FRAMES 24
 /* Append frames to buf (NUL-terminated, len bytes in all) as lines
@@ -649,6 +657,9 @@ void sc_preempt_cancel(struct sc_thread *t);
 /* The probe at a library call's return address waited too long: probe
  * inside the library, at the pc (preempt.c). */
 void sc_preempt_caller_expired(struct sc_thread *t);
+/* The probe at a computation's return address waited too long: preempt
+ * in the computation after all (preempt.c). */
+void sc_preempt_exit_expired(struct sc_thread *t);
 /* A hit of a thread's probe breakpoint (rip rewound to it): true when
  * handled. */
 bool sc_preempt_on_breakpoint(struct sc_engine *e, struct sc_thread *t,

@@ -17,8 +17,12 @@
  *    state that every run reaching the loop reaches too.  When no state
  *    repeats within PROBE_HITS hits it is computing: it goes on, and is
  *    looked at again after twice the CPU time, until it has used
- *    BUDGET_SLICES slices; then it is preempted anyway at the next hit
- *    (a "budget" preemption).
+ *    BUDGET_SLICES slices; then it is preempted anyway (a "budget"
+ *    preemption): where its function returns, when that comes within
+ *    EXIT_SLICES more slices, else at the next hit of P.  A return
+ *    address runs once where P may run a million times a millisecond,
+ *    and replay can find only the latter by scanning hit by hit
+ *    (minutes).
  *  - Replay (preempt_replay.c) stops the thread at the first hit of the
  *    recorded pc with the recorded state.
  *
@@ -46,6 +50,9 @@
  * counts while it waits) needs it, and replaying such a point is slow
  * (preempt_replay.c). */
 #define BUDGET_SLICES 250
+/* ... and waits this many more slices for its function to return (a
+ * computation ends; a loop that counts while it waits does not). */
+#define EXIT_SLICES 500
 
 /* Bytes of stack hashed around rsp: the red zone below it (leaf
  * functions keep locals there) and the first slots above it. */
@@ -155,6 +162,17 @@ void sc_preempt_cancel(struct sc_thread *t)
 	t->nprobe_hashes = 0;
 	t->probe_at_caller = false;
 	t->probe_in_library = false;
+	t->probe_at_exit = false;
+	t->exit_tried = false;
+}
+
+void sc_preempt_exit_expired(struct sc_thread *t)
+{
+	sc_preempt_remove_bp(t);
+	t->probe = PROBE_NONE;
+	t->nprobe_hashes = 0;
+	t->probe_at_exit = false;
+	sc_preempt_probe_begin(t, PROBE_INTERRUPTED);
 }
 
 void sc_preempt_caller_expired(struct sc_thread *t)
@@ -195,6 +213,8 @@ void sc_preempt_here(struct sc_engine *e, struct sc_thread *t,
 	sc_preempt_remove_bp(t);
 	t->probe_at_caller = false;
 	t->probe_in_library = false;
+	t->probe_at_exit = false;
+	t->exit_tried = false;
 	t->probe = PROBE_NONE;
 	t->nprobe_hashes = 0;
 	t->stop = STOP_EVENT;
@@ -294,10 +314,41 @@ static void probe_interrupted(struct sc_engine *e, struct sc_thread *t)
 	sc_resume(t, PTRACE_CONT);   /* the first hit is at once */
 }
 
+/* A computation used its budget at a hit of P: wait for it at its
+ * function's return address instead (true), with EXIT_SLICES more CPU
+ * time (engine.c's slice check calls sc_preempt_exit_expired then). */
+static bool probe_exit(struct sc_engine *e, struct sc_thread *t,
+		       uint64_t used)
+{
+	uint64_t ret;
+
+	if (t->exit_tried || !sc_stack_return_address(t, &ret) ||
+	    ret == t->regs.rip || sc_bp_find(t->proc, ret))
+		return false;
+	t->exit_tried = true;
+	sc_preempt_remove_bp(t);
+	if (sc_preempt_plant_bp(t, ret) < 0)
+		return false;
+	t->probe = PROBE_HITS;
+	t->probe_at_exit = true;
+	t->nprobe_hashes = 0;
+	t->slice_budget_ns = used + (uint64_t)EXIT_SLICES * t->slice_us * 1000u;
+	t->next_check_us = sc_now_us() + t->slice_us;
+	sc_preempt_go_on(e, t);
+	return true;
+}
+
 static void probe_hit(struct sc_engine *e, struct sc_thread *t)
 {
 	uint64_t h = sc_preempt_state_hash(t);
 	bool full_up = false;
+
+	if (t->probe_at_exit) {
+		/* Its function returned: the budget preemption, at an
+		 * instruction that ran once. */
+		sc_preempt_here(e, t, h, SC_PREEMPT_BUDGET);
+		return;
+	}
 
 	if (sc_preempt_seen_before(t, sc_preempt_full_hash(t, h), &full_up)) {
 		sc_preempt_here(e, t, h, SC_PREEMPT_SPIN);
@@ -311,7 +362,8 @@ static void probe_hit(struct sc_engine *e, struct sc_thread *t)
 	uint64_t used = sc_preempt_cpu_used(t);
 	uint64_t budget = (uint64_t)BUDGET_SLICES * t->slice_us * 1000u;
 	if (used >= budget) {
-		sc_preempt_here(e, t, h, SC_PREEMPT_BUDGET);
+		if (!probe_exit(e, t, used))
+			sc_preempt_here(e, t, h, SC_PREEMPT_BUDGET);
 		return;
 	}
 	sc_preempt_remove_bp(t);

@@ -79,6 +79,25 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 	return n;
 }
 
+bool sc_stack_return_address(struct sc_thread *t, uint64_t *pc)
+{
+	unw_addr_space_t as = unw_create_addr_space(&_UPT_accessors, 0);
+	void *upt = as ? _UPT_create(t->tid) : NULL;
+	unw_cursor_t cursor;
+	unw_word_t ip = 0;
+
+	if (upt && unw_init_remote(&cursor, as, upt) == 0 &&
+	    unw_step(&cursor) > 0 &&
+	    unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0)
+		ip = 0;
+	if (upt)
+		_UPT_destroy(upt);
+	if (as)
+		unw_destroy_addr_space(as);
+	*pc = (uint64_t)ip;
+	return ip != 0;
+}
+
 bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc)
 {
 	unw_addr_space_t as = unw_create_addr_space(&_UPT_accessors, 0);

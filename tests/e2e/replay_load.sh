@@ -14,6 +14,9 @@
 #    itself is not preempted); preempt_compute replays 20 times out of 20;
 #  - budget_compute with --slice-us 100 holds preemptions of a
 #    computation (its CPU budget used up) and replays 5 times out of 5;
+#  - tight_compute with --slice-us 200 (a one-instruction loop) holds
+#    preemptions of a computation, taken where its function returns, and
+#    replays 20 times out of 20 within the usual replay timeout;
 #  - a failing run of each buggy target of TARGETS_BUGGY (sync
 #    granularity) and of each TARGETS_MEM target (mem granularity), both
 #    read from tests/Makemodule.am, replays 20 times out of 20 (exit 1,
@@ -173,6 +176,31 @@ saved_timeout=$REPLAY_TIMEOUT
 REPLAY_TIMEOUT=300
 replay_times budget_compute "$trace" 5 pass
 REPLAY_TIMEOUT=$saved_timeout
+
+# A tight loop (a million turns a millisecond) used up its budget: the
+# preemption waits where its function returns, an instruction that runs
+# once, and the replay finds it at once (in the loop it would scan for
+# minutes, far past REPLAY_TIMEOUT).
+bin=$(sc_target tight_compute)
+json=$SC_TMP/tight_compute.json
+rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us 200 \
+	--granularity sync -- "$bin")
+tap_is "$rc" 0 "tight_compute: launch -n 1 --slice-us 200 passes"
+trace=$(run1_trace "$json")
+budget=$(sc export "$trace" --format json 2>/dev/null |
+	grep '"kind":"preempt"' | grep -c '"preempted_in":"computation"')
+tap_diag "tight_compute: $budget preemptions of a computation ($load)"
+tap_is "$([ "$budget" -gt 0 ] && echo yes)" yes \
+	"tight_compute: the trace holds preemptions of a computation"
+replay_times tight_compute "$trace" "$REPLAYS" pass
+# Out of time where the recorded run was not: the replay's slowness,
+# never a hang bug of the program (exit 3, not 1).
+rc=0
+sc replay --timeout 0.01 --json "$trace" >"$SC_TMP/tight_short.json" \
+	2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/tight_short.json" '[d["verdict"], "did not finish within" in (d["message"] or "")]')" \
+	'3/["diverged", true]' \
+	"tight_compute: a replay out of its --timeout is no hang bug (exit 3, says so)"
 
 # find_bug LABEL BIN ARGS...: a failing run, trying each of STRATEGIES
 # (ARGS are launch options); sets json to the summary of the session that
