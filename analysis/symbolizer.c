@@ -30,6 +30,7 @@
 #include "atomic_vars.h"
 #include "demangle.h"
 #include "dwarf_inline.h"
+#include "dwarf_line_files.h"
 #include "dwarf_no_abort.h"
 #include "elf_symbols.h"
 #include "u64map.h"
@@ -185,20 +186,21 @@ static void read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct module_info *m,
 			dwarf_dealloc_error(dbg, err);
 		return;
 	}
+	struct sc_dwarf_line_files files;
+	sc_dwarf_line_files_load(dbg, cu, version, &files);
 	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, &err) == DW_DLV_OK) {
 		for (Dwarf_Signed i = 0; i < n; i++) {
 			Dwarf_Addr addr;
 			Dwarf_Unsigned lineno;
 			Dwarf_Bool end = 0;
-			char *src = NULL;
+			const char *src;
 			if (dwarf_lineaddr(lines[i], &addr, NULL) != DW_DLV_OK ||
 			    dwarf_lineno(lines[i], &lineno, NULL) != DW_DLV_OK)
 				continue;
 			dwarf_lineendsequence(lines[i], &end, NULL);
 			uint32_t file = UINT32_MAX;
-			if (!end && dwarf_linesrc(lines[i], &src, NULL) == DW_DLV_OK) {
+			if (!end && (src = sc_dwarf_line_file(&files, lines[i]))) {
 				file = intern_file(m, src);
-				dwarf_dealloc(dbg, src, DW_DLA_STRING);
 				if (file == UINT32_MAX)
 					continue;
 			}
@@ -212,6 +214,7 @@ static void read_cu_lines(Dwarf_Debug dbg, Dwarf_Die cu, struct module_info *m,
 	} else if (err) {
 		dwarf_dealloc_error(dbg, err);
 	}
+	sc_dwarf_line_files_free(&files);
 	dwarf_srclines_dealloc_b(ctx);
 }
 

@@ -39,8 +39,10 @@ static const char minimize_usage[] =
 "  -o, --output FILE       the minimised trace (default: TRACE with\n"
 "                          .min.sctrace in place of .sctrace)\n"
 "      --max-runs N        run the program at most N times (default 300)\n"
-"      --timeout SECONDS   wall-clock limit of each run (default: the\n"
-"                          recorded one)\n"
+"      --timeout SECONDS   wall-clock limit of each run (default: ten\n"
+"                          times the recorded run, at least 2 s, at most\n"
+"                          the recorded limit; a recorded hang: the\n"
+"                          recorded limit)\n"
 "      --json              print one JSON object instead of the text\n"
 "      --verbose           say on stderr what each run tried and got\n"
 "      --socket PATH       daemon control socket\n"
@@ -68,6 +70,9 @@ static const struct option minimize_opts[] = {
 
 /* What minimize works on: the schedule as switches, which of them are
  * left out, and the best failing run so far. */
+/* The shortest default time limit of a candidate run (ms). */
+#define MIN_CANDIDATE_MS 2000u
+
 struct minimize {
 	Scctl__ReplayRequest rr;        /* trace, cwd, env, timeout */
 	int devnull;
@@ -736,6 +741,20 @@ int cmd_minimize(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	snprintf(m.verdict, sizeof(m.verdict), "%s", sc_verdict_name(t.verdict));
+	/* A candidate schedule may leave a spinning thread running with
+	 * nobody to release it: it ends only at its time limit, and the
+	 * recorded one (a minute) for each such candidate made minimize
+	 * take minutes on a 20-event trace.  Ten times the recorded run,
+	 * at least 2 s, is plenty for a schedule that fails the same way;
+	 * a recorded hang needs its whole limit to show again. */
+	if (!m.rr.has_timeout_ms && t.verdict != SC_VERDICT_HANG) {
+		uint64_t ms = t.wall_us / 100u;
+		uint64_t cap = t.timeout_ms ? t.timeout_ms : 60000u;
+		if (ms < MIN_CANDIDATE_MS)
+			ms = MIN_CANDIDATE_MS;
+		m.rr.timeout_ms = (uint32_t)(ms < cap ? ms : cap);
+		m.rr.has_timeout_ms = 1;
+	}
 	int split = split_schedule(&m, &t);
 	sc_trace_free(&t);
 	if (out_opt)

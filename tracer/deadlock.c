@@ -63,9 +63,10 @@ static uint64_t waited_on(const struct sc_thread *t)
 static void call_site_text(struct sc_thread *t, char *site, size_t len)
 {
 	uint64_t pc = t->last_call_site - 1;
+	bool system = false;
 
-	sc_symbolize(t->proc->pid, pc, site, len);
-	if (sc_code_is_own(t->proc, pc))
+	sc_symbolize_code(t->proc->pid, pc, site, len, &system);
+	if (sc_code_is_own(t->proc, pc) && !system)
 		return;
 	struct sc_frame frames[SC_STACK_FRAMES];
 	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_line_files.h"
 #include "dwarf_no_abort.h"
 #include "internal.h"
 
@@ -29,9 +30,10 @@ static bool source_matches(const char *file, const char *const *sources)
 }
 
 /* Rows of one CU's line table: [addr_i, addr_i+1) belongs to file_i. */
-static void cu_ranges(Dwarf_Die cu, const char *const *sources,
-		      struct sc_addr_ranges *out)
+static void cu_ranges(Dwarf_Debug dbg, Dwarf_Die cu,
+		      const char *const *sources, struct sc_addr_ranges *out)
 {
+	struct sc_dwarf_line_files files;
 	Dwarf_Unsigned version;
 	Dwarf_Small count;
 	Dwarf_Line_Context ctx;
@@ -40,27 +42,30 @@ static void cu_ranges(Dwarf_Die cu, const char *const *sources,
 
 	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
 		return;
+	sc_dwarf_line_files_load(dbg, cu, version, &files);
 	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
 		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
 			Dwarf_Addr a, b;
 			Dwarf_Bool end = 0;
-			char *file = NULL;
+			const char *file;
 			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
 				continue;
 			if (dwarf_lineaddr(lines[i], &a, NULL) != DW_DLV_OK ||
 			    dwarf_lineaddr(lines[i + 1], &b, NULL) != DW_DLV_OK ||
-			    dwarf_linesrc(lines[i], &file, NULL) != DW_DLV_OK)
+			    !(file = sc_dwarf_line_file(&files, lines[i])))
 				continue;
 			if (source_matches(file, sources))
 				sc_addr_ranges_push(out, a, b);
 		}
 	}
+	sc_dwarf_line_files_free(&files);
 	dwarf_srclines_dealloc_b(ctx);
 }
 
 /* Call fn on the compilation-unit DIE of every CU of path's .debug_info.
  * -1 when the file has no DWARF. */
-static int for_each_cu(const char *path, void (*fn)(Dwarf_Die cu, void *arg),
+static int for_each_cu(const char *path,
+		       void (*fn)(Dwarf_Debug dbg, Dwarf_Die cu, void *arg),
 		       void *arg)
 {
 	Dwarf_Debug dbg;
@@ -78,7 +83,7 @@ static int for_each_cu(const char *path, void (*fn)(Dwarf_Die cu, void *arg),
 			break;
 		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, NULL) != DW_DLV_OK)
 			continue;
-		fn(cu, arg);
+		fn(dbg, cu, arg);
 		dwarf_dealloc_die(cu);
 	}
 	dwarf_finish(dbg, NULL);
@@ -90,10 +95,10 @@ struct ranges_arg {
 	struct sc_addr_ranges *out;
 };
 
-static void ranges_of_cu(Dwarf_Die cu, void *arg)
+static void ranges_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
 {
 	struct ranges_arg *a = arg;
-	cu_ranges(cu, a->sources, a->out);
+	cu_ranges(dbg, cu, a->sources, a->out);
 }
 
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
@@ -108,9 +113,11 @@ int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 
 /* Best line-table row at or below vaddr in one CU: the row of the
  * instruction containing vaddr. */
-static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
-		      char *file, size_t len, unsigned *line, bool *system)
+static void cu_lookup(Dwarf_Debug dbg, Dwarf_Die cu, uint64_t vaddr,
+		      uint64_t *best_addr, char *file, size_t len,
+		      unsigned *line, bool *system)
 {
+	struct sc_dwarf_line_files files;
 	Dwarf_Unsigned version;
 	Dwarf_Small count;
 	Dwarf_Line_Context ctx;
@@ -119,12 +126,13 @@ static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
 
 	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
 		return;
+	sc_dwarf_line_files_load(dbg, cu, version, &files);
 	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
 		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
 			Dwarf_Addr a, b;
 			Dwarf_Bool end = 0;
 			Dwarf_Unsigned ln;
-			char *src = NULL;
+			const char *src;
 			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
 				continue;
 			if (dwarf_lineaddr(lines[i], &a, NULL) != DW_DLV_OK ||
@@ -132,7 +140,7 @@ static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
 			    vaddr < a || vaddr >= b || a < *best_addr)
 				continue;
 			if (dwarf_lineno(lines[i], &ln, NULL) != DW_DLV_OK ||
-			    dwarf_linesrc(lines[i], &src, NULL) != DW_DLV_OK)
+			    !(src = sc_dwarf_line_file(&files, lines[i])))
 				continue;
 			const char *slash = strrchr(src, '/');
 			snprintf(file, len, "%s", slash ? slash + 1 : src);
@@ -141,6 +149,7 @@ static void cu_lookup(Dwarf_Die cu, uint64_t vaddr, uint64_t *best_addr,
 			*best_addr = a;
 		}
 	}
+	sc_dwarf_line_files_free(&files);
 	dwarf_srclines_dealloc_b(ctx);
 }
 
@@ -152,10 +161,11 @@ struct line_arg {
 	bool *system;
 };
 
-static void line_of_cu(Dwarf_Die cu, void *arg)
+static void line_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
 {
 	struct line_arg *a = arg;
-	cu_lookup(cu, a->vaddr, &a->best, a->file, a->len, a->line, a->system);
+	cu_lookup(dbg, cu, a->vaddr, &a->best, a->file, a->len, a->line,
+		  a->system);
 }
 
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,

@@ -523,7 +523,10 @@ void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len);
  * (the inlined ones "function at file:line (module, inlined)"), at most
  * max; returns how many (at least 1 when max is). */
 size_t sc_symbolize_frames(pid_t pid, uint64_t addr, char (*texts)[512],
-			   size_t max);
+			   size_t max, bool *systems);
+/* sc_symbolize, and whether the line it names is in a system header. */
+void sc_symbolize_code(pid_t pid, uint64_t addr, char *buf, size_t len,
+		       bool *system);
 
 /* The path of the file mapped at addr in pid; -1 when none is. */
 int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len);
@@ -532,6 +535,7 @@ int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len);
 struct sc_frame {
 	uint64_t pc;
 	bool own_code;                  /* not a shared object of the system */
+	bool system_source;             /* its line is in a system header */
 	char text[512];                 /* as sc_symbolize() names pc */
 };
 

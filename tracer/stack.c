@@ -27,16 +27,18 @@ static size_t describe_frame(pid_t pid, uint64_t pc, bool innermost,
 	uint64_t lookup = innermost ? pc : pc - 1;
 	char path[4096];
 	char texts[SC_INLINE_DEPTH + 1][512];
+	bool systems[SC_INLINE_DEPTH + 1];
 	/* [vdso] and anonymous code are not the program's either. */
 	bool own = sc_addr_module(pid, lookup, path, sizeof(path)) == 0 &&
 		   path[0] == '/' && !sc_system_library(path);
 	size_t n = sc_symbolize_frames(pid, lookup, texts,
 				       max < SC_INLINE_DEPTH + 1 ? max
-				       : SC_INLINE_DEPTH + 1);
+				       : SC_INLINE_DEPTH + 1, systems);
 
 	for (size_t i = 0; i < n; i++) {
 		frames[i].pc = pc;
 		frames[i].own_code = own;
+		frames[i].system_source = systems[i];
 		memcpy(frames[i].text, texts[i], sizeof(frames[i].text));
 	}
 	return n;
@@ -128,6 +130,11 @@ bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc)
 const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 					  size_t n)
 {
+	/* Not a library template instantiated in the program at -O0
+	 * (std::vector's iterator at stl_iterator.h): its caller's line. */
+	for (size_t i = 0; i < n; i++)
+		if (frames[i].own_code && !frames[i].system_source)
+			return &frames[i];
 	for (size_t i = 0; i < n; i++)
 		if (frames[i].own_code)
 			return &frames[i];

@@ -131,10 +131,12 @@ static void put(char *buf, size_t len, const char *fmt, ...)
  * (module)", "function (module)", "module+0xoff", or (data, without
  * with_module) "name+0xoff".  *pick is the level a one-line location
  * should show: the innermost whose line is not in a system header (the
- * program's line that called std::mutex::lock, not gthr-default.h). */
+ * program's line that called std::mutex::lock, not gthr-default.h).
+ * systems (when not NULL) tells each level whether its line is in a
+ * system header (an -O0 instantiation of a library template). */
 static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 			       bool with_module, char (*texts)[512],
-			       size_t max, size_t *pick)
+			       size_t max, size_t *pick, bool *systems)
 {
 	struct mapping m;
 	char name[256];
@@ -144,6 +146,8 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 	const size_t len = sizeof(texts[0]);
 
 	*pick = 0;
+	for (size_t i = 0; systems && i < max; i++)
+		systems[i] = false;
 	if (find_mapping(pid, addr, &m) < 0) {
 		put(buf, len, "0x%llx", (unsigned long long)addr);
 		return 1;
@@ -186,6 +190,9 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 			/* Like a debugger: function, then file:line. */
 			put(texts[i], len, "%s at %s:%u (%s%s)", fn, file,
 				 ln, mod, i < k ? ", inlined" : "");
+			if (systems)
+				systems[i] = i ? chain[k - i].call_in_system_header
+					       : system;
 		}
 		*pick = sc_inline_program_level(chain, k, system);
 		if (*pick == SIZE_MAX)
@@ -207,13 +214,16 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 }
 
 static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
-			   size_t len, bool with_module)
+			   size_t len, bool with_module, bool *system)
 {
 	char texts[SC_INLINE_DEPTH + 1][512];
+	bool systems[SC_INLINE_DEPTH + 1];
 	size_t pick;
 
 	symbolize_levels(pid, addr, type, with_module, texts,
-			 SC_INLINE_DEPTH + 1, &pick);
+			 SC_INLINE_DEPTH + 1, &pick, systems);
+	if (system)
+		*system = systems[pick];
 	/* The one-line form: "(module, inlined)" would only confuse. */
 	char *inl = strstr(texts[pick], ", inlined)");
 	if (inl)
@@ -222,13 +232,14 @@ static void symbolize_kind(pid_t pid, uint64_t addr, int type, char *buf,
 }
 
 size_t sc_symbolize_frames(pid_t pid, uint64_t addr, char (*texts)[512],
-			   size_t max)
+			   size_t max, bool *systems)
 {
 	size_t pick;
 
 	if (max == 0)
 		return 0;
-	return symbolize_levels(pid, addr, STT_FUNC, true, texts, max, &pick);
+	return symbolize_levels(pid, addr, STT_FUNC, true, texts, max, &pick,
+				systems);
 }
 
 int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len)
@@ -243,14 +254,20 @@ int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len)
 
 void sc_symbolize(pid_t pid, uint64_t addr, char *buf, size_t len)
 {
-	symbolize_kind(pid, addr, STT_FUNC, buf, len, true);
+	symbolize_kind(pid, addr, STT_FUNC, buf, len, true, NULL);
+}
+
+void sc_symbolize_code(pid_t pid, uint64_t addr, char *buf, size_t len,
+		       bool *system)
+{
+	symbolize_kind(pid, addr, STT_FUNC, buf, len, true, system);
 }
 
 void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len)
 {
 	/* A variable, or an element or member of one (fork_mtx+0x28);
 	 * heap and stack objects have no symbol: their address. */
-	symbolize_kind(pid, addr, STT_OBJECT, buf, len, false);
+	symbolize_kind(pid, addr, STT_OBJECT, buf, len, false, NULL);
 }
 
 static size_t read_build_id(const char *path, uint8_t *out, size_t cap)

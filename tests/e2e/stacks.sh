@@ -119,6 +119,33 @@ PY
 	"$(json_get "$SC_TMP/cxx.json" 'd["bugs"][0]["location"]' | sed -E 's/\(\).*//')")" \
 	"cxx_abba: the location is the program's line; std::mutex::lock() is an inlined frame of worker() and other()"
 
+# The same program at -O0: libstdc++'s __gthread_mutex_lock is a function
+# of the program's own, in a line sequence of its own that keeps the
+# default file (1, gthr-default.h; libdwarf called it file 0, the
+# program's own file: "cxx_abba.cc:749").  Each frame names its real
+# file, and the deadlock's clauses name the program's line, past the
+# library template frames.
+if g++ -std=c++17 -O0 -g -pthread -o "$SC_BIN/cxx_abba_O0" \
+	"$top_srcdir/tests/targets/cxx_abba.cc" 2>"$SC_TMP/o0.err"; then
+	rc=0
+	sc launch --json -s pos -n "$RUNS" --seed "$SEED" -- "$SC_BIN/cxx_abba_O0" \
+		>"$SC_TMP/cxx0.json" 2>/dev/null || rc=$?
+	tap_is "$(python3 - "$SC_TMP/cxx0.json" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+b = d["bugs"][0]
+gthr = [f for s in b["stacks"] for f in s["frames"]
+        if (f["function"] or "").startswith("__gthread_mutex_lock")]
+print(b["kind"],
+      sorted({f["file"] for f in gthr}),
+      sorted(set(re.findall(r"called from (\w+\(\)) at (cxx_abba\.cc):\d+", b["message"]))))
+PY
+)" "deadlock ['gthr-default.h'] [('other()', 'cxx_abba.cc'), ('worker()', 'cxx_abba.cc')]" \
+		"cxx_abba at -O0: __gthread_mutex_lock at gthr-default.h, the clauses name worker() and other() in cxx_abba.cc"
+else
+	tap_skip "cxx_abba at -O0" "g++ failed"
+fi
+
 # A hang: the spinning thread's stack, at the line of its loop.
 bin=$(sc_target spin_forever)
 rc=0

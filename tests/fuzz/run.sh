@@ -53,6 +53,7 @@ echo "building the fuzz target in $work"
 	"$src/analysis/analyze_report.c" "$src/analysis/coverage_files.c" \
 	"$src/analysis/export_chrome.c" "$src/analysis/export_dot.c" \
 	"$src/tracer/dwarf_inline.c" "$src/tracer/dwarf_attrs.c" \
+	"$src/tracer/dwarf_line_files.c" \
 	"$src/tracer/addr_ranges.c" "$src/tracer/elf_symbols.c" \
 	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz \
 	-lstdc++
