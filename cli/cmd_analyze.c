@@ -78,11 +78,14 @@ static int add_path(struct paths *p, const char *dir, const char *name)
 	return 0;
 }
 
+/* A run's trace: not minimize's output (run-N.min.sctrace), which is a
+ * replay of run N, not another run of the session. */
 static int is_trace_name(const struct dirent *d)
 {
 	size_t len = strlen(d->d_name);
 	return d->d_name[0] != '.' && len > 8 &&
-	       strcmp(d->d_name + len - 8, ".sctrace") == 0;
+	       strcmp(d->d_name + len - 8, ".sctrace") == 0 &&
+	       !(len > 12 && strcmp(d->d_name + len - 12, ".min.sctrace") == 0);
 }
 
 /* The traces of a session directory, in name order.  0, or EXIT_FAIL. */

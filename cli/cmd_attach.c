@@ -29,7 +29,8 @@ static const char attach_usage[] =
 "schedctl stop) detach, leaving it running as before.  No seccomp filter\n"
 "is left behind.  Reported like a launch of one run.\n"
 "\n"
-"  -s, --strategy NAME     random, pct, pos or pos-rw (default: "
+"  -s, --strategy NAME     random, pct, pos, pos-rw, noise, speed, urw,\n"
+"                          surw, portfolio or mix (default: "
 SC_DEFAULT_STRATEGY ")\n"
 "      --seed S            seed, decimal or 0x hex (default: random)\n"
 "      --duration SECONDS  how long to keep control (default: until the\n"
@@ -109,8 +110,8 @@ int cmd_attach(int argc, char **argv)
 			if (!sc_strategy_find(optarg) ||
 			    !sc_strategy_find(optarg)->create)
 				return cli_usage_error("attach: strategy '%s' cannot "
-						       "control a process (known: %s)",
-						       optarg, sc_strategy_list());
+						       "control a process (attach takes: %s)",
+						       optarg, SC_ATTACH_STRATEGIES);
 			ar.strategy = optarg;
 			break;
 		case OPT_SEED:
@@ -155,6 +156,10 @@ int cmd_attach(int argc, char **argv)
 	if (optind + 1 < argc)
 		return cli_usage_error("attach: unexpected argument '%s'",
 				       argv[optind + 1]);
+	/* Stopping init stops the machine's every service meanwhile. */
+	if (pid == 1)
+		return cli_usage_error("attach: refusing to attach to process 1 "
+				       "(init)");
 	if (!ar.has_seed) {
 		ar.has_seed = 1;
 		if (getrandom(&ar.seed, sizeof(ar.seed), 0) != sizeof(ar.seed))

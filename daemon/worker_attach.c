@@ -85,8 +85,8 @@ static int check(struct attach *A, char *err, size_t errlen)
 	A->strategy = sc_strategy_find(A->strategy_name);
 	if (!A->strategy || !A->strategy->create) {
 		sc_strf(err, errlen, "attach: strategy '%s' cannot control a "
-			"process (known: %s)", A->strategy_name,
-			sc_strategy_list());
+			"process (attach takes: %s)", A->strategy_name,
+			SC_ATTACH_STRATEGIES);
 		return 2;
 	}
 	/* A search explores many runs from the program's start; attach

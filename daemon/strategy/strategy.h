@@ -29,6 +29,10 @@
  * speed, 0.125 for pct-5, 0.120 for portfolio, 0.119 for pos and 0.009
  * for native stress). */
 #define SC_DEFAULT_STRATEGY "surw"
+/* What attach takes: not chess (a search over many runs from the
+ * program's start), not native (no control). */
+#define SC_ATTACH_STRATEGIES "random, pct, pos, pos-rw, noise, speed, urw, " \
+	"surw, portfolio, mix"
 
 /* What a systematic search (chess) did so far, for the launch's summary.
  * Plain values: a job process sends them to its session (control.proto

@@ -118,6 +118,13 @@ else
 	tap_diag "$(diff "$SC_TMP/whole.json" "$SC_TMP/merged.json" | head -5)"
 fi
 
+# minimize writes run-N.min.sctrace beside run N: a replay of that run,
+# not another run of the session.
+cp "$SC_TMP/shard1/$(ls "$SC_TMP/shard1" | head -n 1)" "$SC_TMP/shard1/run-000001.min.sctrace"
+sc analyze --json --no-files "$SC_TMP/shard2" "$SC_TMP/shard1" >"$SC_TMP/merged2.json" 2>/dev/null
+tap_check "a minimised trace in a session directory is not counted as a run" \
+	cmp -s "$SC_TMP/merged.json" "$SC_TMP/merged2.json"
+
 # --- damaged input -------------------------------------------------------
 mkdir -p "$SC_TMP/cut"
 src=$SC_TMP/s1/run-000003.sctrace

@@ -57,6 +57,8 @@ expect 2 "launch -j 0" -- launch -j 0 -n 1 -- "$(sc_target abba_deadlock)"
 # that argument ("-s random -x" once said "unknown option 'random'").
 expect 2 "launch -s random -j1 -x" -- launch -s random -j1 -x -n 1 -- "$(sc_target abba_deadlock)"
 tap_check "the unknown short option is named" grep -q "unknown option '-x'" "$err"
+expect 2 "attach to process 1 (init)" -- attach 1
+expect 2 "attach -s native" -- attach -s native 1
 rc=0
 sc launch --json -s random -j1 -n 3 --seed 1 -- "$(sc_target c11_threads)" \
 	>"$SC_TMP/j1.json" 2>/dev/null || rc=$?
