@@ -161,6 +161,26 @@ static void end_policy(struct sc_policy *p, bool guided)
 		sc_replay_destroy(p);
 }
 
+/* A divergence after the program was rebuilt says so: the recorded
+ * schedule is of other code (the first module whose build-id changed). */
+static void note_rebuilt(const struct sc_trace *t, char *msg, size_t len)
+{
+	for (size_t i = 0; i < t->nmodules; i++) {
+		const struct sc_trace_module *m = &t->modules[i];
+		uint8_t now[64];
+		if (!m->build_id_len || !m->path)
+			continue;
+		size_t n = sc_elf_build_id(m->path, now, sizeof(now));
+		if (n == m->build_id_len && memcmp(now, m->build_id, n) == 0)
+			continue;
+		size_t used = strlen(msg);
+		snprintf(msg + used, len - used, " (%s %s since the recording: "
+			 "its build-id differs)", m->path,
+			 n ? "was rebuilt" : "is gone or unreadable");
+		return;
+	}
+}
+
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
@@ -290,6 +310,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		o->res.verdict = SC_VERDICT_DIVERGED;
 		sc_strf(o->message, sizeof(o->message), "%s",
 			 policy.error(policy.ctx));
+		note_rebuilt(t, o->message, sizeof(o->message));
 		o->location[0] = '\0';
 	} else {
 		tail_of_fd(errfd, tail, sizeof(tail));

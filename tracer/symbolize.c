@@ -270,7 +270,7 @@ void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len)
 	symbolize_kind(pid, addr, STT_OBJECT, buf, len, false, NULL);
 }
 
-static size_t read_build_id(const char *path, uint8_t *out, size_t cap)
+size_t sc_elf_build_id(const char *path, uint8_t *out, size_t cap)
 {
 	size_t got = 0;
 
@@ -324,7 +324,7 @@ static int add_module(const struct sc_map_entry *e, void *arg)
 		return 1;
 	l->v = nv;
 	uint8_t *bid = malloc(64);
-	size_t bl = bid ? read_build_id(e->path, bid, 64) : 0;
+	size_t bl = bid ? sc_elf_build_id(e->path, bid, 64) : 0;
 	l->v[l->n++] = (struct sc_module){ .path = strdup(e->path),
 		.build_id = bid, .build_id_len = bl, .load_address = e->start,
 		.size = e->end - e->start };

@@ -41,5 +41,16 @@ rc=0
 tap_is "$rc/$(json_get "$SC_TMP/env.json" 'd["reproduced"]')" "1/true" \
 	"replay from / with a different environment reproduces the bug"
 
+# A replay of a program rebuilt since the recording diverges, and says
+# that the program changed (its build-id), not only where it diverged.
+cp "$(sc_target abba_deadlock)" "$SC_BIN/rebuilt"
+rc=$(sc_launch_json "$SC_TMP/rebuilt.json" -n 200 --seed "$SEED" -- "$SC_BIN/rebuilt")
+trace=$(json_get "$SC_TMP/rebuilt.json" 'd["bugs"][0]["trace"]')
+cp "$(sc_target check_then_act)" "$SC_BIN/rebuilt"
+rc=0
+sc replay "$trace" --json >"$SC_TMP/rebuilt.r.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/rebuilt.r.json" '"rebuilt since the recording: its build-id differs" in (d["message"] or "")')" \
+	"3/true" "a replay of a rebuilt program diverges and says its build-id differs"
+
 sc_check_no_leftovers
 tap_done

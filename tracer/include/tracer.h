@@ -497,4 +497,8 @@ int sc_env_unpack(const uint8_t *z, size_t zlen, uint32_t raw_len,
 /* FNV-1a 64 over the sorted "NAME=value" strings of envp. */
 uint64_t sc_env_digest(char *const *envp);
 
+/* The GNU build-id of the ELF file at path, into out (at most cap
+ * bytes); its length, 0 when it has none or cannot be read. */
+size_t sc_elf_build_id(const char *path, uint8_t *out, size_t cap);
+
 #endif /* SCHEDCTL_TRACER_H */
