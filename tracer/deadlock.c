@@ -37,15 +37,30 @@ static struct sc_thread *thread_by_ctid(struct sc_engine *e, uint64_t addr)
 	return NULL;
 }
 
-static struct sc_thread *mutex_owner(struct sc_engine *e, struct sc_thread *t,
-				     uint64_t mutex)
+/* " held by Tn" for the mutex t waits for, from its owner field;
+ * empty when it cannot tell.  A thread that exited holding it (a return
+ * path that forgot the unlock) is named as such: nobody can unlock it. */
+static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
+			     uint64_t mutex, char *buf, size_t len)
 {
 	int32_t owner = 0;
 
+	buf[0] = '\0';
 	if (sc_mem_read(t->proc, mutex + MUTEX_OWNER_OFFSET, &owner,
 			sizeof(owner)) < 0 || owner <= 0)
-		return NULL;
-	return sc_thread_by_tid(e, owner);
+		return;
+	struct sc_thread *o = sc_thread_by_tid(e, owner);
+	if (o) {
+		snprintf(buf, len, " held by T%u", o->logical);
+		return;
+	}
+	/* The latest thread with that tid (the kernel reuses them). */
+	for (size_t i = e->ngone; i-- > 0;)
+		if (e->gone[i].tid == owner) {
+			snprintf(buf, len, " held by T%u, which exited without "
+				 "unlocking it", e->gone[i].logical);
+			return;
+		}
 }
 
 /* What t waits on: its futex word, or for a thread about to lock a held
@@ -100,13 +115,11 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 	}
 	if (noun && inside) {
 		sc_symbolize_data(pid, t->last_call_object, obj, sizeof(obj));
-		struct sc_thread *owner = NULL;
+		char held[96] = "";
 		if (t->last_call_kind == SC_EV_MUTEX_LOCK ||
 		    t->last_call_kind == SC_EV_MUTEX_TRYLOCK)
-			owner = mutex_owner(e, t, t->last_call_object);
-		char held[64] = "";
-		if (owner)
-			snprintf(held, sizeof(held), " held by T%u", owner->logical);
+			mutex_owner_text(e, t, t->last_call_object, held,
+					 sizeof(held));
 		/* The address beside a name (fork_mtx+0x28), not twice. */
 		char addr_text[32] = "";
 		if (strncmp(obj, "0x", 2) != 0)

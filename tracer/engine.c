@@ -287,6 +287,7 @@ void sc_engine_free(struct sc_engine *e)
 	while (e->nprocs)
 		sc_process_remove(e, e->procs[e->nprocs - 1]);
 	free(e->threads);
+	free(e->gone);
 	free(e->procs);
 	free(e->view_threads);
 	free(e->view_enabled);

@@ -76,6 +76,17 @@ struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
 
 void sc_thread_remove(struct sc_engine *e, struct sc_thread *t)
 {
+	if (e->ngone == e->cap_gone) {
+		size_t cap = e->cap_gone ? e->cap_gone * 2 : 16;
+		struct sc_gone_thread *g = realloc(e->gone, cap * sizeof(*g));
+		if (g) {
+			e->gone = g;
+			e->cap_gone = cap;
+		}
+	}
+	if (e->ngone < e->cap_gone)
+		e->gone[e->ngone++] = (struct sc_gone_thread){ t->tid,
+							       t->logical };
 	for (size_t i = 0; i < e->nthreads; i++) {
 		if (e->threads[i] != t)
 			continue;

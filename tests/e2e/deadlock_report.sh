@@ -71,5 +71,17 @@ case $message in
 *) tap_not_ok "cxx_abba: std::thread::join is named by main's line" ;;
 esac
 
+# The holder exited without unlocking (an early return): no live thread
+# holds the mutex, and the report says which one took it to its end.
+bin=$(sc_target abandoned_lock)
+json=$SC_TMP/abandoned.json
+rc=$(sc_launch_json "$json" -n 50 --seed 1 -- "$bin")
+msg=$(json_get "$json" 'd["bugs"][0]["message"]')
+case $rc/$msg in
+1/*"T0 waits for mutex table_lock"*"held by T"[12]", which exited without unlocking it"*"called from main at abandoned_lock.c:"*)
+	tap_ok "abandoned_lock: the mutex is held by a thread that exited without unlocking it" ;;
+*)	tap_not_ok "abandoned_lock: the mutex is held by a thread that exited without unlocking it (exit $rc: $msg)" ;;
+esac
+
 sc_check_no_leftovers
 tap_done
