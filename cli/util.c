@@ -136,9 +136,14 @@ int cli_parse_seconds(const char *opt, const char *s, uint32_t *ms)
 		cli_usage_error("%s: invalid number of seconds '%s'", opt, s);
 		return -1;
 	}
+	/* Milliseconds are what the engine counts: a tiny positive value
+	 * would silently become 1 ms (or 0, "none"). */
+	if (v > 0 && v < 0.001) {
+		cli_usage_error("%s: '%s' is below the resolution of 0.001 "
+				"seconds", opt, s);
+		return -1;
+	}
 	*ms = (uint32_t)llround(v * 1000.0);
-	if (*ms == 0 && v > 0)
-		*ms = 1;        /* a tiny positive timeout is not "none" */
 	return 0;
 }
 

@@ -57,6 +57,7 @@ expect 2 "launch -j 0" -- launch -j 0 -n 1 -- "$(sc_target abba_deadlock)"
 # that argument ("-s random -x" once said "unknown option 'random'").
 expect 2 "launch -s random -j1 -x" -- launch -s random -j1 -x -n 1 -- "$(sc_target abba_deadlock)"
 tap_check "the unknown short option is named" grep -q "unknown option '-x'" "$err"
+expect 2 "launch --timeout below a millisecond" -- launch --timeout 0.0000001 -n 1 -- "$(sc_target abba_deadlock)"
 expect 2 "attach to process 1 (init)" -- attach 1
 expect 2 "attach -s native" -- attach -s native 1
 rc=0
