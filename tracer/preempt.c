@@ -322,6 +322,10 @@ static bool probe_exit(struct sc_engine *e, struct sc_thread *t,
 {
 	uint64_t ret;
 
+	/* The unwinder reads the thread's registers: rip rewound onto the
+	 * breakpoint, not inside the instruction after the int3. */
+	if (!t->exit_tried && sc_regs_flush(t) < 0)
+		return false;
 	if (t->exit_tried || !sc_stack_return_address(t, &ret) ||
 	    ret == t->regs.rip || sc_bp_find(t->proc, ret))
 		return false;
