@@ -185,8 +185,8 @@ int cmd_replay(int argc, char **argv)
 	fflush(stdout);
 	code = cli_send(fd, &req, fds, 2) < 0 ? EXIT_FAIL
 	       : stream_replies(fd, json, &stopped_pid);
-	if (stopped_pid > 0 && cli_debug_stopped(stopped_pid, gdb, gdb_argc,
-						 gdb_argv) < 0)
+	if (stopped_pid > 0 && cli_debug_stopped(stopped_pid, gdb, json,
+						 gdb_argc, gdb_argv) < 0)
 		code = EXIT_FAIL;
 	else if (gdb && stopped_pid <= 0 && code != EXIT_FAIL)
 		cli_error("--gdb: the replayed run ended without reaching a "

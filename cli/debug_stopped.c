@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "tracer.h"
 
-static int run_gdb(int pid, int argc, char **argv)
+static int run_gdb(int pid, bool json, int argc, char **argv)
 {
 	char pidstr[16];
 	char **args = calloc((size_t)argc + 4, sizeof(*args));
@@ -40,6 +40,9 @@ static int run_gdb(int pid, int argc, char **argv)
 	pid_t child = fork();
 	if (child == 0) {
 		signal(SIGINT, SIG_DFL);
+		/* With --json, standard output is one JSON object. */
+		if (json && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp("gdb", args);
 		fprintf(stderr, "schedctl: gdb: %s\n", strerror(errno));
 		_exit(127);
@@ -56,7 +59,8 @@ static int run_gdb(int pid, int argc, char **argv)
 	return 0;
 }
 
-int cli_debug_stopped(int pid, bool gdb, int gdb_argc, char **gdb_argv)
+int cli_debug_stopped(int pid, bool gdb, bool json, int gdb_argc,
+		      char **gdb_argv)
 {
 	cli_error("process %d is stopped at that point, every thread "
 		  "detached; attach with: gdb -p %d", pid, pid);
@@ -64,7 +68,7 @@ int cli_debug_stopped(int pid, bool gdb, int gdb_argc, char **gdb_argv)
 	/* Found through PATH as execvp will find it. */
 	if (gdb && sc_check_program("gdb", path, sizeof(path), why,
 				    sizeof(why)) == 0)
-		return run_gdb(pid, gdb_argc, gdb_argv);
+		return run_gdb(pid, json, gdb_argc, gdb_argv);
 	if (gdb)
 		cli_error("%s (Debian: apt-get install gdb)", why);
 	cli_error("press Enter to end the replay (the process is killed then)");

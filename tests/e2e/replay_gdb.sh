@@ -83,6 +83,16 @@ else
 fi
 tap_is "$(left crash_null)" 0 \
 	"crash_null (mem): the process is gone once gdb has exited"
+# With --json, standard output is the one JSON object (with stopped_pid);
+# gdb's own output goes to standard error.
+rc=0
+sc replay --json --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
+	>"$SC_TMP/cnj.out" 2>"$SC_TMP/cnj.err" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/cnj.out" '[d["verdict"], d["stopped_pid"] > 0]')" \
+	'1/["crash", true]' \
+	"crash_null (mem): replay --json --gdb prints one JSON object on stdout"
+tap_check "crash_null (mem): with --json, gdb's backtrace is on stderr" \
+	grep -Eq 'crash_null\.c:32' "$SC_TMP/cnj.err"
 trace=$dl_trace
 
 # --stop-at: before a chosen step, without gdb (stdin at EOF ends it).
