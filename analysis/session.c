@@ -399,7 +399,8 @@ const struct sc_analysis_result *sc_analysis_result(struct sc_analysis *a)
 	}
 	double f1 = (double)res->seen_once, f2 = (double)res->seen_twice;
 	res->estimated_unseen_partial_orders =
-		f2 > 0 ? f1 * f1 / (2 * f2) : f1 * (f1 - 1) / 2;
+		f2 > 0 ? f1 * f1 / (2 * f2)
+		: f1 > 1 ? f1 * (f1 - 1) / 2 : 0.0;     /* never -0.0 */
 	res->probability_next_new = a->nruns ? f1 / (double)a->nruns : 0;
 
 	for (size_t p = 0; p < a->npairs; p++) {

@@ -30,8 +30,9 @@
 
 static const char minimize_usage[] =
 "Usage: schedctl minimize [OPTIONS] TRACE\n"
-"Shrink the schedule of a failing run to the fewest preemptions that still\n"
-"fail, by running the program under candidate schedules (delta debugging\n"
+"Shrink the schedule of a failing run to fewer preemptions that still fail\n"
+"(a local minimum: none of those left can be dropped), by running the\n"
+"program under candidate schedules (delta debugging\n"
 "over the trace's context switches), write the result as a trace that\n"
 "replays, and name the racing pair: the two events whose order decides\n"
 "the failure.\n"

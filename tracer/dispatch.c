@@ -116,9 +116,12 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 	e->fault_thread = t->logical;
 	e->fault_pc = t->regs.rip;
 	e->fault_addr = 0;
+	e->fault_no_addr = false;
 	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0 &&
-	    (sig == SIGSEGV || sig == SIGBUS))
+	    (sig == SIGSEGV || sig == SIGBUS)) {
 		e->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
+		e->fault_no_addr = si.si_code == SI_KERNEL;
+	}
 	sc_symbolize(t->proc->pid, t->regs.rip, e->fault_where,
 		     sizeof(e->fault_where));
 	note_fault_caller(e, t);

@@ -265,7 +265,14 @@ void sc_verdict_from_status(struct sc_engine *e)
 		r->fault_pc = e->fault_pc;
 		snprintf(r->location, sizeof(r->location), "%s", e->fault_where);
 		snprintf(r->stacks, sizeof(r->stacks), "%s", e->fault_stack);
-		if (sig == SIGSEGV || sig == SIGBUS)
+		if (e->fault_no_addr)
+			snprintf(r->message, sizeof(r->message),
+				 "SIG%s (%s) in T%u at %s, a general-protection "
+				 "fault (a non-canonical pointer, such as freed "
+				 "memory's mangled link: the kernel gives no "
+				 "address)", sigabbrev_np(sig), strsignal(sig),
+				 e->fault_thread, e->fault_where);
+		else if (sig == SIGSEGV || sig == SIGBUS)
 			snprintf(r->message, sizeof(r->message),
 				 "SIG%s (%s) in T%u at %s, fault address 0x%llx",
 				 sigabbrev_np(sig), strsignal(sig), e->fault_thread,

@@ -282,6 +282,9 @@ struct sc_engine {
 	uint32_t fault_thread;
 	uint64_t fault_pc;
 	uint64_t fault_addr;
+	/* SIGSEGV with si_code SI_KERNEL: a general-protection fault (a
+	 * non-canonical pointer), for which the kernel gives no address. */
+	bool fault_no_addr;
 	char fault_where[1024];
 	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
 	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */

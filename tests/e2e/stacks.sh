@@ -146,6 +146,38 @@ else
 	tap_skip "cxx_abba at -O0" "g++ failed"
 fi
 
+# A load through a non-canonical pointer (freed memory's mangled link
+# does that) is a general-protection fault: the kernel gives no address,
+# and the report says so instead of "fault address 0x0".
+cat >"$SC_TMP/gp.c" <<'C'
+#include <pthread.h>
+#include <stdint.h>
+static void *t(void *a)
+{
+	(void)a;
+	return (void *)(uintptr_t)*(volatile int *)(uintptr_t)0x8000000000000000ull;
+}
+int main(void)
+{
+	pthread_t th;
+	pthread_create(&th, 0, t, 0);
+	pthread_join(th, 0);
+	return 0;
+}
+C
+if gcc -g -O0 -pthread -o "$SC_BIN/gp" "$SC_TMP/gp.c" 2>"$SC_TMP/gp.err"; then
+	rc=0
+	sc launch --json -n 1 -- "$SC_BIN/gp" >"$SC_TMP/gp.json" 2>/dev/null || rc=$?
+	msg=$(json_get "$SC_TMP/gp.json" 'd["bugs"][0]["message"]')
+	case $rc/$msg in
+	1/*"in T1 at t at gp.c:"*"general-protection fault"*"gives no address"*)
+		tap_ok "a non-canonical pointer: the crash says general-protection fault, no address" ;;
+	*)	tap_not_ok "a non-canonical pointer: the crash says general-protection fault, no address (exit $rc: $msg)" ;;
+	esac
+else
+	tap_skip "a non-canonical pointer" "gcc failed"
+fi
+
 # A hang: the spinning thread's stack, at the line of its loop.
 bin=$(sc_target spin_forever)
 rc=0
