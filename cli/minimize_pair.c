@@ -64,11 +64,58 @@ static bool mem_conflict(const struct sc_trace_event *a,
 	       b->object < a->object + alen && (writes(a) || writes(b));
 }
 
+/* The mutexes (and write-locked rwlocks) e's thread holds at e, from
+ * its lock and unlock events before it in t; returns how many (at most
+ * max).  A condition wait gives its mutex back only while it waits. */
+#define MAX_HELD 16
+static size_t held_locks(const struct sc_trace *t,
+			 const struct sc_trace_event *e, uint64_t *held,
+			 size_t max)
+{
+	size_t n = 0;
+
+	for (const struct sc_trace_event *p = t->events; p < e; p++) {
+		if (p->thread != e->thread)
+			continue;
+		if (p->kind == SC_EV_MUTEX_LOCK || p->kind == SC_EV_RWLOCK_WRLOCK) {
+			if (n < max)
+				held[n++] = p->object;
+		} else if (p->kind == SC_EV_MUTEX_UNLOCK ||
+			   p->kind == SC_EV_RWLOCK_UNLOCK) {
+			for (size_t i = n; i-- > 0;)
+				if (held[i] == p->object) {
+					held[i] = held[--n];
+					break;
+				}
+		}
+	}
+	return n;
+}
+
+/* a (in ta) and b (in tb) both under one lock: their order is the lock's,
+ * not a race (at mem granularity the accesses inside a critical section
+ * conflict too, and naming them would blame correct code). */
+static bool same_lock(const struct sc_trace *ta, const struct sc_trace_event *a,
+		      const struct sc_trace *tb, const struct sc_trace_event *b)
+{
+	uint64_t la[MAX_HELD], lb[MAX_HELD];
+	size_t na = held_locks(ta, a, la, MAX_HELD);
+	size_t nb = na ? held_locks(tb, b, lb, MAX_HELD) : 0;
+
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			if (la[i] == lb[j])
+				return true;
+	return false;
+}
+
 /* The first event of another thread than `thread` in t's (from, end)
- * that conflicts with a (mem: a data conflict only); NULL when none. */
+ * that conflicts with a, which is in ta (mem: a data conflict that no
+ * common lock orders); NULL when none. */
 static const struct sc_trace_event *first_conflict(const struct sc_trace *t,
 						   uint32_t thread, long from,
 						   long end,
+						   const struct sc_trace *ta,
 						   const struct sc_trace_event *a,
 						   bool mem)
 {
@@ -76,7 +123,8 @@ static const struct sc_trace_event *first_conflict(const struct sc_trace *t,
 		const struct sc_trace_event *e = &t->events[i];
 		if (e->thread == thread || !sc_guide_counts(e->kind))
 			continue;
-		if (mem ? mem_conflict(a, e) : conflict(a, e))
+		if (mem ? mem_conflict(a, e) && !same_lock(ta, a, t, e)
+			: conflict(a, e))
 			return e;
 	}
 	return NULL;
@@ -199,7 +247,7 @@ int minimize_name_pair(const struct sc_trace *t, const struct sc_trace *moved,
 	 * the first with a data conflict with a; else the thread's other
 	 * events nearby with one (NEAR_EVENTS); else the first that
 	 * conflicts with a at all; else the first of them. */
-	b = first_conflict(t, thread, from, end, a, true);
+	b = first_conflict(t, thread, from, end, ta, a, true);
 	for (long d = 1; !b && d <= NEAR_EVENTS; d++) {
 		for (int sign = -1; !b && sign <= 1; sign += 2) {
 			long n = (long)decisive + sign * d;
@@ -209,13 +257,13 @@ int minimize_name_pair(const struct sc_trace *t, const struct sc_trace *moved,
 			if (ic < 0)
 				continue;
 			b = first_conflict(t, thread, from, ta == t ? ic : end,
-					   &ta->events[ic], true);
+					   ta, &ta->events[ic], true);
 			if (b)
 				a = &ta->events[ic];
 		}
 	}
 	if (!b)
-		b = first_conflict(t, thread, from, end, a, false);
+		b = first_conflict(t, thread, from, end, ta, a, false);
 	for (long i = from + 1; !b && i < end; i++) {
 		const struct sc_trace_event *e = &t->events[i];
 		if (e->thread != thread && sc_guide_counts(e->kind))

@@ -3,7 +3,8 @@
 # fewest preemptions and names the racing pair.  For the failing traces of
 # check_then_act and order_violation (sync granularity) and of
 # racy_counter (a lost update) and torn_pair (SCTBench's reorder pattern:
-# two plain stores a checker reads between) at mem granularity:
+# two plain stores a checker reads between) and counted_then_order (an
+# order violation after lock-ordered conflicts) at mem granularity:
 #  - minimize exits 0 and its JSON says the result has no more preemptions
 #    than the recorded schedule (and at least one: none of these fails
 #    without);
@@ -73,6 +74,9 @@ check check_then_act sync 'check_then_act\.c:27' 'check_then_act\.c:23' account_
 check order_violation sync 'order_violation\.c:62' 'order_violation\.c:46' config_lock
 check racy_counter mem 'racy_counter\.c:22' 'racy_counter\.c:22' counter
 check torn_pair mem 'torn_pair\.c:(24|32)' 'torn_pair\.c:(24|32)' '(first|second)'
+# At mem granularity the accesses under count_lock conflict too: the pair
+# is the unprotected config, not the lock-ordered counter.
+check counted_then_order mem 'counted_then_order\.c:(29|44)' 'counted_then_order\.c:(29|44)' config
 
 # Bad input.
 json=$SC_TMP/pass.json
