@@ -12,6 +12,8 @@
  * debugger continues it.
  */
 #include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "internal.h"
 
@@ -30,6 +32,27 @@ bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t)
 	e->hand_over_now = true;
 	e->finished = true;
 	return true;
+}
+
+/* The main process is about to exit with a non-zero status (verdict
+ * exit): keep it for the debugger at its exit_group, which runs when the
+ * debugger lets it go on (the syscall is skipped now, and the thread is
+ * put back on its syscall instruction with the number in rax). */
+void sc_hand_over_at_exit(struct sc_engine *e, struct sc_thread *t)
+{
+	e->main_status = W_EXITCODE((int)t->regs.rdi & 0xff, 0);
+	sc_verdict_from_status(e);
+	t->regs.orig_rax = (unsigned long long)-1;
+	t->regs.rax = SYS_exit_group;
+	t->regs.rip -= 2;               /* the syscall instruction */
+	t->regs_dirty = true;
+	sc_regs_flush(t);
+	t->held = true;
+	t->state = TH_READY;
+	if (e->running == t)
+		e->running = NULL;
+	e->hand_over_now = true;
+	e->finished = true;
 }
 
 void sc_hand_over(struct sc_engine *e)

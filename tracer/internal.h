@@ -391,6 +391,7 @@ void sc_detach_everything(struct sc_engine *e);
  * (true: the engine stops); sc_hand_over() leaves the process stopped
  * and detached. */
 bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t);
+void sc_hand_over_at_exit(struct sc_engine *e, struct sc_thread *t);
 void sc_hand_over(struct sc_engine *e);
 void sc_thread_settle(struct sc_thread *t);
 /* grace.c: a program ended early gets SIGTERM and a short time to run

@@ -186,6 +186,11 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		if (t->proc == e->main_proc && (int)t->regs.rdi != 0) {
 			e->exit_stack[0] = '\0';
 			sc_stack_append(t, e->exit_stack, sizeof(e->exit_stack));
+			if (e->cfg->hand_over) {
+				sc_emit_event(e, &ev);
+				sc_hand_over_at_exit(e, t);
+				return;
+			}
 		}
 		sc_process_exiting(e, t->proc);
 		break;

@@ -53,6 +53,22 @@ fi
 tap_is "$(left check_then_act)" 0 \
 	"check_then_act: the process is gone once gdb has exited"
 
+# An exit with a failing status: kept at its exit_group, main at the
+# line that called exit().
+trace=$(first_trace exit_status random)
+rc=0
+sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
+	>"$SC_TMP/es.out" 2>&1 || rc=$?
+tap_is "$rc" 1 "exit_status: replay --gdb reproduces the exit (exit 1)"
+if grep -Eq 'in main \(\) at .*exit_status\.c:45' "$SC_TMP/es.out"; then
+	tap_ok "exit_status: gdb's backtrace shows main at exit_status.c:45, calling exit"
+else
+	tap_not_ok "exit_status: gdb's backtrace shows main at exit_status.c:45, calling exit"
+	tap_diag_file "$SC_TMP/es.out" 20
+fi
+tap_is "$(left exit_status)" 0 \
+	"exit_status: the process is gone once gdb has exited"
+
 # A deadlock: both threads at their locks.
 trace=$(first_trace abba_deadlock pos)
 dl_trace=$trace
