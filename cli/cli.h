@@ -48,8 +48,9 @@ void cli_json_error(int exit_status);
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* replay --gdb/--stop-at: debug the process the daemon left stopped
  * (gdb -p PID GDB-ARGS, or the command printed and Enter awaited). */
-/* json: stdout carries the JSON result only, gdb writes to stderr. */
-int cli_debug_stopped(int pid, bool gdb, bool json, int gdb_argc,
+/* json: stdout carries the JSON result only, gdb writes to stderr.
+ * tid (or 0): the thread that failed, which gdb selects first. */
+int cli_debug_stopped(int pid, int tid, bool gdb, bool json, int gdb_argc,
 		      char **gdb_argv);
 /* The getopt_long error ('?' or ':') as a usage error; returns EXIT_USAGE. */
 int cli_bad_option(int c, char **argv);

@@ -57,7 +57,8 @@ static const struct option replay_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int stream_replies(int fd, bool json, int *stopped_pid)
+static int stream_replies(int fd, bool json, int *stopped_pid,
+			  int *stopped_tid)
 {
 	for (;;) {
 		Scctl__Reply *r = cli_recv(fd);
@@ -72,6 +73,8 @@ static int stream_replies(int fd, bool json, int *stopped_pid)
 			code = r->replay->exit_code;
 			if (r->replay->has_stopped_pid)
 				*stopped_pid = r->replay->stopped_pid;
+			if (r->replay->has_stopped_tid)
+				*stopped_tid = r->replay->stopped_tid;
 			scctl__reply__free_unpacked(r, NULL);
 			return code;
 		}
@@ -92,7 +95,7 @@ int cmd_replay(int argc, char **argv)
 	char path[PATH_MAX], cwd[PATH_MAX], record_abs[PATH_MAX + 256];
 	const char *record = NULL;
 	bool json = false, gdb = false;
-	int c, fd, code, fds[2], stopped_pid = 0;
+	int c, fd, code, fds[2], stopped_pid = 0, stopped_tid = 0;
 
 	opterr = 0;
 	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
@@ -184,9 +187,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	fflush(stdout);
 	code = cli_send(fd, &req, fds, 2) < 0 ? EXIT_FAIL
-	       : stream_replies(fd, json, &stopped_pid);
-	if (stopped_pid > 0 && cli_debug_stopped(stopped_pid, gdb, json,
-						 gdb_argc, gdb_argv) < 0)
+	       : stream_replies(fd, json, &stopped_pid, &stopped_tid);
+	if (stopped_pid > 0 && cli_debug_stopped(stopped_pid, stopped_tid, gdb,
+						 json, gdb_argc, gdb_argv) < 0)
 		code = EXIT_FAIL;
 	else if (gdb && stopped_pid <= 0 && code != EXIT_FAIL)
 		cli_error("--gdb: the replayed run ended without reaching a "

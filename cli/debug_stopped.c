@@ -16,10 +16,13 @@
 #include "cli.h"
 #include "tracer.h"
 
-static int run_gdb(int pid, bool json, int argc, char **argv)
+/* gdb attaches with the process's main thread selected; the failing one
+ * is selected by its kernel id through gdb's Python API (Debian's gdb
+ * has it; without, gdb prints an error and goes on). */
+static int run_gdb(int pid, int tid, bool json, int argc, char **argv)
 {
-	char pidstr[16];
-	char **args = calloc((size_t)argc + 4, sizeof(*args));
+	char pidstr[16], select[160];
+	char **args = calloc((size_t)argc + 6, sizeof(*args));
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int;
 	int status = 0;
 
@@ -31,8 +34,16 @@ static int run_gdb(int pid, bool json, int argc, char **argv)
 	args[0] = "gdb";
 	args[1] = "-p";
 	args[2] = pidstr;
+	int n = 3;
+	if (tid > 0 && tid != pid) {
+		snprintf(select, sizeof(select),
+			 "python [t.switch() for t in gdb.selected_inferior()"
+			 ".threads() if t.ptid[1] == %d]", tid);
+		args[n++] = "-ex";
+		args[n++] = select;
+	}
 	for (int i = 0; i < argc; i++)
-		args[3 + i] = argv[i];
+		args[n + i] = argv[i];
 	fflush(stdout);
 	fflush(stderr);
 	/* Ctrl-C belongs to gdb while it runs. */
@@ -59,7 +70,7 @@ static int run_gdb(int pid, bool json, int argc, char **argv)
 	return 0;
 }
 
-int cli_debug_stopped(int pid, bool gdb, bool json, int gdb_argc,
+int cli_debug_stopped(int pid, int tid, bool gdb, bool json, int gdb_argc,
 		      char **gdb_argv)
 {
 	cli_error("process %d is stopped at that point, every thread "
@@ -68,7 +79,7 @@ int cli_debug_stopped(int pid, bool gdb, bool json, int gdb_argc,
 	/* Found through PATH as execvp will find it. */
 	if (gdb && sc_check_program("gdb", path, sizeof(path), why,
 				    sizeof(why)) == 0)
-		return run_gdb(pid, json, gdb_argc, gdb_argv);
+		return run_gdb(pid, tid, json, gdb_argc, gdb_argv);
 	if (gdb)
 		cli_error("%s (Debian: apt-get install gdb)", why);
 	cli_error("press Enter to end the replay (the process is killed then)");

@@ -299,6 +299,8 @@ static void replay_json(const Scctl__ReplayResult *r)
 		json_null(&j, "diverged_at");
 	if (r->has_stopped_pid)
 		json_int(&j, "stopped_pid", r->stopped_pid);
+	if (r->has_stopped_tid)
+		json_int(&j, "stopped_tid", r->stopped_tid);
 	report_stacks_json(&j, r->stacks);
 	json_end(&j);
 	json_finish(&j);

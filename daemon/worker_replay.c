@@ -411,6 +411,8 @@ static void send_result(int conn, const struct sc_trace *t, const char *path,
 	if (o->res.stopped_pid > 0) {
 		rr.has_stopped_pid = 1;
 		rr.stopped_pid = o->res.stopped_pid;
+		rr.has_stopped_tid = o->res.stopped_tid > 0;
+		rr.stopped_tid = o->res.stopped_tid;
 	}
 	reply.has_ok = 1;
 	reply.ok = 1;

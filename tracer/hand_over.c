@@ -24,6 +24,7 @@ bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t)
 	/* The verdict is the signal's, as if it had been delivered. */
 	e->main_status = e->fault_signal;
 	sc_verdict_from_status(e);
+	e->res->stopped_tid = t->tid;
 	t->pending_signal = 0;
 	t->held = true;
 	t->state = TH_READY;
@@ -42,6 +43,7 @@ void sc_hand_over_at_exit(struct sc_engine *e, struct sc_thread *t)
 {
 	e->main_status = W_EXITCODE((int)t->regs.rdi & 0xff, 0);
 	sc_verdict_from_status(e);
+	e->res->stopped_tid = t->tid;
 	t->regs.orig_rax = (unsigned long long)-1;
 	t->regs.rax = SYS_exit_group;
 	t->regs.rip -= 2;               /* the syscall instruction */

@@ -104,11 +104,21 @@ tap_is "$(left crash_null)" 0 \
 rc=0
 sc replay --json --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
 	>"$SC_TMP/cnj.out" 2>"$SC_TMP/cnj.err" || rc=$?
-tap_is "$rc/$(json_get "$SC_TMP/cnj.out" '[d["verdict"], d["stopped_pid"] > 0]')" \
-	'1/["crash", true]' \
+tap_is "$rc/$(json_get "$SC_TMP/cnj.out" '[d["verdict"], d["stopped_pid"] > 0, d["stopped_tid"] > d["stopped_pid"]]')" \
+	'1/["crash", true, true]' \
 	"crash_null (mem): replay --json --gdb prints one JSON object on stdout"
 tap_check "crash_null (mem): with --json, gdb's backtrace is on stderr" \
 	grep -Eq 'crash_null\.c:32' "$SC_TMP/cnj.err"
+# gdb starts on the failing thread: a plain bt shows the fault, not main
+# waiting in pthread_join.
+rc=0
+sc replay --gdb "$trace" -- -batch -ex bt </dev/null >"$SC_TMP/cnbt.out" 2>&1 || rc=$?
+if grep -Eq '^#0 .* in logger \(arg=[^)]*\) at .*crash_null\.c:32' "$SC_TMP/cnbt.out"; then
+	tap_ok "crash_null (mem): gdb starts on the faulting thread (bt: logger at crash_null.c:32)"
+else
+	tap_not_ok "crash_null (mem): gdb starts on the faulting thread (bt: logger at crash_null.c:32)"
+	tap_diag_file "$SC_TMP/cnbt.out" 20
+fi
 trace=$dl_trace
 
 # --stop-at: before a chosen step, without gdb (stdin at EOF ends it).

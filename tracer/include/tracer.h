@@ -361,6 +361,9 @@ struct sc_run_result {
 	/* With cfg->hand_over: the stopped process left for a debugger (its
 	 * own process group), or 0 when the run ended before that point. */
 	int stopped_pid;
+	/* ... and the thread that failed there (a fault, an assert, a
+	 * failing exit), or 0 (a deadlock, a chosen step). */
+	int stopped_tid;
 	/* One line for the user about how the run was controlled (a
 	 * runtime whose code was left out), or "". */
 	char notice[256];
