@@ -92,14 +92,14 @@ static size_t held_locks(const struct sc_trace *t,
 	return n;
 }
 
-/* a (in ta) and b (in tb) both under one lock: their order is the lock's,
- * not a race (at mem granularity the accesses inside a critical section
- * conflict too, and naming them would blame correct code). */
-static bool same_lock(const struct sc_trace *ta, const struct sc_trace_event *a,
+/* b (in tb) under one of the na locks la that another event holds:
+ * their order is the lock's, not a race (at mem granularity the accesses
+ * inside a critical section conflict too, and naming them would blame
+ * correct code). */
+static bool same_lock(const uint64_t *la, size_t na,
 		      const struct sc_trace *tb, const struct sc_trace_event *b)
 {
-	uint64_t la[MAX_HELD], lb[MAX_HELD];
-	size_t na = held_locks(ta, a, la, MAX_HELD);
+	uint64_t lb[MAX_HELD];
 	size_t nb = na ? held_locks(tb, b, lb, MAX_HELD) : 0;
 
 	for (size_t i = 0; i < na; i++)
@@ -119,11 +119,14 @@ static const struct sc_trace_event *first_conflict(const struct sc_trace *t,
 						   const struct sc_trace_event *a,
 						   bool mem)
 {
+	uint64_t held[MAX_HELD];
+	size_t nheld = mem ? held_locks(ta, a, held, MAX_HELD) : 0;
+
 	for (long i = from + 1; i < end; i++) {
 		const struct sc_trace_event *e = &t->events[i];
 		if (e->thread == thread || !sc_guide_counts(e->kind))
 			continue;
-		if (mem ? mem_conflict(a, e) && !same_lock(ta, a, t, e)
+		if (mem ? mem_conflict(a, e) && !same_lock(held, nheld, t, e)
 			: conflict(a, e))
 			return e;
 	}

@@ -17,6 +17,18 @@
 
 #include "internal.h"
 
+/* End the run with t, the thread that failed, kept where it stands. */
+static void hold_failing(struct sc_engine *e, struct sc_thread *t)
+{
+	e->res->stopped_tid = t->tid;
+	t->held = true;
+	t->state = TH_READY;
+	if (e->running == t)
+		e->running = NULL;
+	e->hand_over_now = true;
+	e->finished = true;
+}
+
 bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t)
 {
 	if (!e->cfg->hand_over || !e->fault_seen || e->hand_over_now)
@@ -24,14 +36,8 @@ bool sc_hand_over_at_fault(struct sc_engine *e, struct sc_thread *t)
 	/* The verdict is the signal's, as if it had been delivered. */
 	e->main_status = e->fault_signal;
 	sc_verdict_from_status(e);
-	e->res->stopped_tid = t->tid;
 	t->pending_signal = 0;
-	t->held = true;
-	t->state = TH_READY;
-	if (e->running == t)
-		e->running = NULL;
-	e->hand_over_now = true;
-	e->finished = true;
+	hold_failing(e, t);
 	return true;
 }
 
@@ -43,18 +49,12 @@ void sc_hand_over_at_exit(struct sc_engine *e, struct sc_thread *t)
 {
 	e->main_status = W_EXITCODE((int)t->regs.rdi & 0xff, 0);
 	sc_verdict_from_status(e);
-	e->res->stopped_tid = t->tid;
 	t->regs.orig_rax = (unsigned long long)-1;
 	t->regs.rax = SYS_exit_group;
 	t->regs.rip -= 2;               /* the syscall instruction */
 	t->regs_dirty = true;
 	sc_regs_flush(t);
-	t->held = true;
-	t->state = TH_READY;
-	if (e->running == t)
-		e->running = NULL;
-	e->hand_over_now = true;
-	e->finished = true;
+	hold_failing(e, t);
 }
 
 void sc_hand_over(struct sc_engine *e)

@@ -38,36 +38,36 @@ first_trace() {
 	json_get "$json" 'd["bugs"][0]["trace"]'
 }
 
+# gdb_all_bt LABEL NAME TRACE VERDICT REGEX SHOWS: replay --gdb TRACE of
+# target NAME with 'thread apply all bt' reproduces VERDICT (exit 1), its
+# output matches REGEX (SHOWS says what that is), and the process is gone
+# once gdb has exited.
+gdb_all_bt() {
+	local label=$1 name=$2 out=$SC_TMP/$2.gdb.out rc=0
+	sc replay --gdb "$3" -- -batch -ex 'thread apply all bt' </dev/null \
+		>"$out" 2>&1 || rc=$?
+	tap_is "$rc" 1 "$label: replay --gdb reproduces the $4 (exit 1)"
+	if grep -Eq "$5" "$out"; then
+		tap_ok "$label: $6"
+	else
+		tap_not_ok "$label: $6"
+		tap_diag_file "$out" 20
+	fi
+	tap_is "$(left "$name")" 0 \
+		"$label: the process is gone once gdb has exited"
+}
+
 # An assert: the thread that failed it, at its line.
-trace=$(first_trace check_then_act random)
-rc=0
-sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
-	>"$SC_TMP/cta.out" 2>&1 || rc=$?
-tap_is "$rc" 1 "check_then_act: replay --gdb reproduces the assert (exit 1)"
-if grep -Eq 'in main \(\) at .*check_then_act\.c:46' "$SC_TMP/cta.out"; then
-	tap_ok "check_then_act: gdb's backtrace shows main at check_then_act.c:46"
-else
-	tap_not_ok "check_then_act: gdb's backtrace shows main at check_then_act.c:46"
-	tap_diag_file "$SC_TMP/cta.out" 20
-fi
-tap_is "$(left check_then_act)" 0 \
-	"check_then_act: the process is gone once gdb has exited"
+gdb_all_bt check_then_act check_then_act \
+	"$(first_trace check_then_act random)" assert \
+	'in main \(\) at .*check_then_act\.c:46' \
+	"gdb's backtrace shows main at check_then_act.c:46"
 
 # An exit with a failing status: kept at its exit_group, main at the
 # line that called exit().
-trace=$(first_trace exit_status random)
-rc=0
-sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
-	>"$SC_TMP/es.out" 2>&1 || rc=$?
-tap_is "$rc" 1 "exit_status: replay --gdb reproduces the exit (exit 1)"
-if grep -Eq 'in main \(\) at .*exit_status\.c:45' "$SC_TMP/es.out"; then
-	tap_ok "exit_status: gdb's backtrace shows main at exit_status.c:45, calling exit"
-else
-	tap_not_ok "exit_status: gdb's backtrace shows main at exit_status.c:45, calling exit"
-	tap_diag_file "$SC_TMP/es.out" 20
-fi
-tap_is "$(left exit_status)" 0 \
-	"exit_status: the process is gone once gdb has exited"
+gdb_all_bt exit_status exit_status "$(first_trace exit_status random)" exit \
+	'in main \(\) at .*exit_status\.c:45' \
+	"gdb's backtrace shows main at exit_status.c:45, calling exit"
 
 # A deadlock: both threads at their locks.
 trace=$(first_trace abba_deadlock pos)
@@ -87,18 +87,9 @@ tap_is "$got" "in a_then_b at abba_deadlock.c:22;in b_then_a at abba_deadlock.c:
 sc launch --json -n 300 --seed 1 --granularity mem \
 	-- "$(sc_target crash_null)" </dev/null >"$SC_TMP/cn.json" 2>/dev/null
 trace=$(json_get "$SC_TMP/cn.json" 'd["bugs"][0]["trace"]')
-rc=0
-sc replay --gdb "$trace" -- -batch -ex 'thread apply all bt' </dev/null \
-	>"$SC_TMP/cn.out" 2>&1 || rc=$?
-tap_is "$rc" 1 "crash_null (mem): replay --gdb reproduces the crash (exit 1)"
-if grep -Eq 'in logger \(arg=[^)]*\) at .*crash_null\.c:32' "$SC_TMP/cn.out"; then
-	tap_ok "crash_null (mem): gdb shows the faulting thread at crash_null.c:32"
-else
-	tap_not_ok "crash_null (mem): gdb shows the faulting thread at crash_null.c:32"
-	tap_diag_file "$SC_TMP/cn.out" 20
-fi
-tap_is "$(left crash_null)" 0 \
-	"crash_null (mem): the process is gone once gdb has exited"
+gdb_all_bt "crash_null (mem)" crash_null "$trace" crash \
+	'in logger \(arg=[^)]*\) at .*crash_null\.c:32' \
+	"gdb shows the faulting thread at crash_null.c:32"
 # With --json, standard output is the one JSON object (with stopped_pid);
 # gdb's own output goes to standard error.
 rc=0

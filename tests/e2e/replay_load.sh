@@ -157,21 +157,27 @@ for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
 	replay_times "$label" "$trace" "$n" pass
 done
 
+# budget_run NAME SLICE_US: record run 1 of NAME with --slice-us SLICE_US
+# and check that its trace holds preemptions of a computation (its CPU
+# budget used up); sets trace.
+budget_run() {
+	local json=$SC_TMP/$1.json budget rc
+	rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us "$2" \
+		--granularity sync -- "$(sc_target "$1")")
+	tap_is "$rc" 0 "$1: launch -n 1 --slice-us $2 passes"
+	trace=$(run1_trace "$json")
+	budget=$(sc export "$trace" --format json 2>/dev/null |
+		grep '"kind":"preempt"' | grep -c '"preempted_in":"computation"')
+	tap_diag "$1: $budget preemptions of a computation ($load)"
+	tap_is "$([ "$budget" -gt 0 ] && echo yes)" yes \
+		"$1: the trace holds preemptions of a computation"
+}
+
 # A computation preempted when it has used its CPU budget (250 slices;
 # --slice-us 100 makes that 25 ms): the instruction was chosen by timing,
 # and replay must stop the thread there, in the same register state.  A
 # few replays only: each closes in on its points (seconds).
-bin=$(sc_target budget_compute)
-json=$SC_TMP/budget_compute.json
-rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us 100 \
-	--granularity sync -- "$bin")
-tap_is "$rc" 0 "budget_compute: launch -n 1 --slice-us 100 passes"
-trace=$(run1_trace "$json")
-budget=$(sc export "$trace" --format json 2>/dev/null |
-	grep '"kind":"preempt"' | grep -c '"preempted_in":"computation"')
-tap_diag "budget_compute: $budget preemptions of a computation ($load)"
-tap_is "$([ "$budget" -gt 0 ] && echo yes)" yes \
-	"budget_compute: the trace holds preemptions of a computation"
+budget_run budget_compute 100
 saved_timeout=$REPLAY_TIMEOUT
 REPLAY_TIMEOUT=300
 replay_times budget_compute "$trace" 5 pass
@@ -181,17 +187,7 @@ REPLAY_TIMEOUT=$saved_timeout
 # preemption waits where its function returns, an instruction that runs
 # once, and the replay finds it at once (in the loop it would scan for
 # minutes, far past REPLAY_TIMEOUT).
-bin=$(sc_target tight_compute)
-json=$SC_TMP/tight_compute.json
-rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --slice-us 200 \
-	--granularity sync -- "$bin")
-tap_is "$rc" 0 "tight_compute: launch -n 1 --slice-us 200 passes"
-trace=$(run1_trace "$json")
-budget=$(sc export "$trace" --format json 2>/dev/null |
-	grep '"kind":"preempt"' | grep -c '"preempted_in":"computation"')
-tap_diag "tight_compute: $budget preemptions of a computation ($load)"
-tap_is "$([ "$budget" -gt 0 ] && echo yes)" yes \
-	"tight_compute: the trace holds preemptions of a computation"
+budget_run tight_compute 200
 replay_times tight_compute "$trace" "$REPLAYS" pass
 # Out of time where the recorded run was not: the replay's slowness,
 # never a hang bug of the program (exit 3, not 1).
