@@ -25,6 +25,7 @@
 #include "run_notice.h"
 #include "search_points.h"
 #include "seeds.h"
+#include "server_stdio.h"
 #include "jobs.h"
 #include "session_dir.h"
 #include "stdin_file.h"
@@ -100,6 +101,12 @@ struct launch {
 	Scctl__Bug **bugs;
 	size_t nbugs;
 	char fatal[2048];               /* why the session stopped early */
+	/* In a job: the fork server its controlled runs start from, tried
+	 * at its first one (tracer/fork_server.c), and the standard streams
+	 * those runs share (server_stdio.h). */
+	struct sc_fork_server *server;
+	bool server_tried, server_stdio_open;
+	struct sc_server_stdio server_stdio;
 };
 
 static double now_s(void)
@@ -355,6 +362,60 @@ struct run_files {
 	char trace[PATH_MAX + 32], out[PATH_MAX + 32], err[PATH_MAX + 32];
 };
 
+/* Are run r's stdout and stderr kept: --keep-traces all, the session's
+ * first run (a sample), a failure? */
+static bool output_kept(const struct launch *L, uint32_t r, bool failing)
+{
+	return L->keep == KEEP_ALL || failing ||
+	       r == (L->nplan ? L->plan[0] : 1);
+}
+
+/* Should run r start from the job's fork server?  Not a native run (no
+ * control to start under), nor one that follows forks (a script's
+ * processes exec other programs; the run's process group would not hold
+ * them), nor when SCHEDCTL_FORK_SERVER=0 (the daemon's environment). */
+static bool wants_server(const struct launch *L)
+{
+	const char *env = getenv("SCHEDCTL_FORK_SERVER");
+
+	return L->strategy->create && !L->follow_forks &&
+	       !(env && strcmp(env, "0") == 0) &&
+	       (!L->server_tried || L->server);
+}
+
+/* The job's fork server for runs like cfg: started at the first call;
+ * NULL when it cannot serve (said once in the log). */
+static struct sc_fork_server *job_server(struct launch *L,
+					 const struct sc_run_config *cfg)
+{
+	char why[512];
+
+	if (L->server_tried)
+		return L->server;
+	L->server_tried = true;
+	L->server = sc_fork_server_start(cfg, why, sizeof(why));
+	if (!L->server)
+		sc_log("session %s: no fork server (%s): runs start by exec",
+		       L->session.id, why);
+	else
+		sc_log("session %s: job %d: fork server ready",
+		       L->session.id, (int)getpid());
+	return L->server;
+}
+
+/* A run from the server failed to start from it: say why, once, and
+ * start the job's later runs by exec. */
+static void check_server(struct launch *L)
+{
+	const char *why = sc_fork_server_broken(L->server);
+
+	if (!why)
+		return;
+	sc_log("session %s: %s", L->session.id, why);
+	sc_fork_server_stop(L->server);
+	L->server = NULL;
+}
+
 static int open_output(const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -443,6 +504,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	char why[1024], silent_trace[PATH_MAX + 64];
 	const char *trace = f ? f->trace : NULL;
 	struct run_points pt;
+	bool served = wants_server(L);
 
 	memset(res, 0, sizeof(*res));
 	run_points(L, r, &pt);
@@ -505,9 +567,28 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			goto out;
 		}
 	}
+	if (served && !L->server_stdio_open) {
+		if (sc_server_stdio_open(&L->server_stdio, L->session.dir,
+					 L->stdin_path, L->fatal,
+					 sizeof(L->fatal)) < 0)
+			goto out;
+		L->server_stdio_open = true;
+	}
+	if (served) {
+		/* The job's streams, emptied and rewound: the server's
+		 * copies have them, and an exec'd run gets them too. */
+		if (sc_server_stdio_reset(&L->server_stdio) < 0) {
+			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s",
+				L->server_stdio.out_path, strerror(errno));
+			goto out;
+		}
+		infd = L->server_stdio.in;
+		outfd = L->server_stdio.out;
+		errfd = L->server_stdio.err;
+	}
 	/* Its own descriptor at offset 0, pilot runs included: they must
 	 * behave as the runs they stand for. */
-	if (L->stdin_path[0]) {
+	if (!served && L->stdin_path[0]) {
 		infd = open(L->stdin_path, O_RDONLY | O_CLOEXEC);
 		if (infd < 0) {
 			sc_strf(L->fatal, sizeof(L->fatal), "%s: %s",
@@ -515,7 +596,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			goto out;
 		}
 	}
-	if (f) {
+	if (f && !served) {
 		outfd = open_output(f->out, L->fatal, sizeof(L->fatal));
 		if (outfd < 0)
 			goto out;
@@ -560,8 +641,17 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.cancel = &sc_worker_cancel,
 		};
 
+		if (served)
+			cfg.fork_server = job_server(L, &cfg);
 		rc = sc_run(&cfg, res);
+		if (cfg.fork_server)
+			check_server(L);
 	}
+	if (served && f &&
+	    output_kept(L, r, is_bug(res->verdict) || tool_failed(res->verdict)) &&
+	    sc_server_stdio_save(&L->server_stdio, f->out, f->err) < 0)
+		sc_log("session %s: run %u: cannot save its output: %s",
+		       L->session.id, r, strerror(errno));
 	if (w) {
 		sc_trace_finish(w, res);
 		w = NULL;
@@ -572,12 +662,14 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 out:
 	if (w)
 		sc_trace_abandon(w);
-	if (infd >= 0)
-		close(infd);
-	if (outfd >= 0)
-		close(outfd);
-	if (errfd >= 0)
-		close(errfd);
+	if (!served) {
+		if (infd >= 0)
+			close(infd);
+		if (outfd >= 0)
+			close(outfd);
+		if (errfd >= 0)
+			close(errfd);
+	}
 	if (controlled) {
 		L->strategy->destroy(&policy);
 		/* A run the tool could not finish taught nothing reliable;
@@ -662,7 +754,7 @@ static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 	bool keep_trace = L->strategy->create &&
 			  (L->keep == KEEP_ALL ||
 			   (L->keep == KEEP_FAILING && sample));
-	bool keep_output = L->keep == KEEP_ALL || sample;
+	bool keep_output = output_kept(L, r, failing);
 
 	if (!keep_trace)
 		unlink(f->trace);
@@ -1216,6 +1308,11 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 		if (L->strategy->done && L->strategy->done(&L->learnt))
 			break;
 	}
+	sc_fork_server_stop(L->server);
+	L->server = NULL;
+	if (L->server_stdio_open)
+		sc_server_stdio_close(&L->server_stdio);
+	L->server_stdio_open = false;
 	reply.has_ok = 1;
 	reply.ok = !L->fatal[0];
 	if (L->fatal[0])

@@ -145,7 +145,7 @@ static void plant_sites(struct sc_engine *e, struct sc_process *p)
 	}
 }
 
-static void entry_reached(struct sc_engine *e, struct sc_thread *t)
+void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 {
 	struct sc_process *p = t->proc;
 
@@ -184,7 +184,11 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 	if (t->controlled && sc_preempt_on_breakpoint(e, t, bp->addr))
 		return;
 	if (bp->addr == t->proc->entry_bp && t->controlled) {
-		entry_reached(e, t);
+		if (e->park_at_entry && t->proc == e->main_proc) {
+			sc_park_at_entry(e, t);
+			return;
+		}
+		sc_entry_reached(e, t);
 		resume_free(t);
 		return;
 	}

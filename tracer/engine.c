@@ -193,9 +193,11 @@ static void kill_everything(struct sc_engine *e)
 		kill(-e->main_pid, SIGKILL);
 	for (size_t i = 0; i < e->nprocs; i++)
 		kill(e->procs[i]->pid, SIGKILL);
-	/* Reap every tracee; SIGKILL ends ptrace-stops too. */
+	/* Reap every tracee; SIGKILL ends ptrace-stops too.  A fork
+	 * server's copy: every tracee of its process group (the server,
+	 * stopped, is a tracee that must stay). */
 	for (;;) {
-		pid_t r = waitpid(-1, &status, __WALL);
+		pid_t r = waitpid(sc_run_tracees(e), &status, __WALL);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -347,10 +349,78 @@ void sc_engine_loop(struct sc_engine *e)
 	}
 }
 
-int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
+/* Start the run by exec: T0 runs the pre-exec code until its execve
+ * seccomp stop. */
+static int start_exec(struct sc_engine *e, const char *path)
+{
+	struct sc_run_result *res = e->res;
+
+	e->main_pid = sc_spawn_traced(e, path);
+	if (e->main_pid < 0) {
+		res->verdict = SC_VERDICT_ERROR;
+		snprintf(res->message, sizeof(res->message),
+			 "cannot start %s under ptrace: %s", e->cfg->argv[0],
+			 strerror(errno));
+		return -1;
+	}
+	e->main_proc = sc_process_new(e, e->main_pid, true);
+	struct sc_thread *t0 = e->main_proc ? sc_thread_new(e, e->main_pid,
+							    e->main_proc)
+					    : NULL;
+	if (!t0) {
+		res->verdict = SC_VERDICT_ERROR;
+		snprintf(res->message, sizeof(res->message), "out of memory");
+		kill_everything(e);
+		return -1;
+	}
+	t0->state = TH_RUNNING;
+	t0->slice_us = 1000000;      /* alone: never looked at anyway */
+	t0->next_check_us = sc_now_us() + 1000000;
+	e->running = t0;
+	return 0;
+}
+
+/* Start the run as a copy of the fork server's process, stopped at the
+ * program's entry: the events before it come from the server's record,
+ * then the engine goes on as at an exec'd run's entry breakpoint.  1:
+ * the server failed before a copy existed (start by exec instead). */
+static int start_forked(struct sc_engine *e)
+{
+	struct user_regs_struct regs;
+	pid_t pid = sc_fork_server_fork(e->cfg->fork_server, &regs);
+
+	if (pid < 0)
+		return 1;
+	e->forked = true;
+	e->main_pid = pid;
+	e->main_proc = sc_process_new(e, pid, true);
+	struct sc_thread *t0 = e->main_proc ? sc_thread_new(e, pid, e->main_proc)
+					    : NULL;
+	if (!t0 || sc_mem_open(e->main_proc) < 0) {
+		e->res->verdict = SC_VERDICT_ERROR;
+		snprintf(e->res->message, sizeof(e->res->message),
+			 "cannot control the fork server's copy: %s",
+			 t0 ? strerror(errno) : "out of memory");
+		kill_everything(e);
+		return -1;
+	}
+	t0->regs = regs;
+	t0->state = TH_READY;
+	if (sc_fork_server_prelude(e, t0) < 0)
+		return 0;       /* the policy aborted: the run ends */
+	sc_entry_reached(e, t0);
+	sc_start_running(e, t0, PTRACE_CONT);
+	return 0;
+}
+
+/* One run (park NULL), or a fork server's start: the program run to its
+ * entry point and left stopped there (*park). */
+static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res,
+		      struct sc_parked *park)
 {
 	char path[4096], err[512];
-	struct sc_engine e = { .cfg = cfg, .res = res, .err_pipe = -1 };
+	struct sc_engine e = { .cfg = cfg, .res = res, .err_pipe = -1,
+			       .park_at_entry = park != NULL };
 	sigset_t chld, old_mask;
 	cpu_set_t saved_cpus;
 
@@ -377,34 +447,20 @@ int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
 	e.start_us = sc_now_us();
 	if (cfg->timeout_ms)
 		e.deadline_us = e.start_us + (uint64_t)cfg->timeout_ms * 1000;
-	e.main_pid = sc_spawn_traced(&e, path);
-	int rc = 0;
-	if (e.main_pid < 0) {
-		res->verdict = SC_VERDICT_ERROR;
-		snprintf(res->message, sizeof(res->message),
-			 "cannot start %s under ptrace: %s", cfg->argv[0],
-			 strerror(errno));
-		rc = -1;
+	int rc = 1;
+	if (cfg->fork_server && !park)
+		rc = start_forked(&e);
+	if (rc > 0)
+		rc = start_exec(&e, path);
+	if (rc < 0)
 		goto out;
-	}
-	e.main_proc = sc_process_new(&e, e.main_pid, true);
-	struct sc_thread *t0 = e.main_proc ? sc_thread_new(&e, e.main_pid, e.main_proc)
-					   : NULL;
-	if (!t0) {
-		res->verdict = SC_VERDICT_ERROR;
-		snprintf(res->message, sizeof(res->message), "out of memory");
-		kill_everything(&e);
-		rc = -1;
-		goto out;
-	}
-	/* T0 runs the pre-exec code until its execve seccomp stop. */
-	t0->state = TH_RUNNING;
-	t0->slice_us = 1000000;      /* alone: never looked at anyway */
-	t0->next_check_us = sc_now_us() + 1000000;
-	e.running = t0;
 
 	sc_engine_loop(&e);
 
+	if (e.parked.pid) {
+		*park = e.parked;       /* left stopped at the entry */
+		goto out;
+	}
 	if (!e.finished && e.main_done)
 		sc_verdict_from_status(&e);
 	/* A deadlock is a failure point too. */
@@ -430,4 +486,16 @@ out:
 		;
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return rc;
+}
+
+int sc_run(const struct sc_run_config *cfg, struct sc_run_result *res)
+{
+	return run_engine(cfg, res, NULL);
+}
+
+int sc_engine_park(const struct sc_run_config *cfg, struct sc_run_result *res,
+		   struct sc_parked *parked)
+{
+	memset(parked, 0, sizeof(*parked));
+	return run_engine(cfg, res, parked);
 }

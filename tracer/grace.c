@@ -51,7 +51,7 @@ void sc_grace_end(struct sc_engine *e)
 	}
 	uint64_t until = sc_now_us() + GRACE_US;
 	while (sc_now_us() < until) {
-		pid_t r = waitpid(-1, &status, __WALL | WNOHANG);
+		pid_t r = waitpid(sc_run_tracees(e), &status, __WALL | WNOHANG);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)

@@ -231,6 +231,14 @@ struct sc_thread {
 };
 
 /* One run. */
+/* A program run to its entry point and left stopped there for a fork
+ * server (fork_server.c): pid 0 when it did not get there. */
+struct sc_parked {
+	pid_t pid;
+	uint64_t entry;
+	struct user_regs_struct regs;
+};
+
 struct sc_engine {
 	const struct sc_run_config *cfg;
 	struct sc_run_result *res;
@@ -305,6 +313,13 @@ struct sc_engine {
 	bool boosted;
 
 	bool finished;                  /* verdict decided */
+	/* A fork server's start: stop at the entry point (sc_park_at_entry)
+	 * and leave the process there. */
+	bool park_at_entry;
+	struct sc_parked parked;
+	/* The run is a copy of cfg->fork_server's process: its own session
+	 * and process group, the server outside them. */
+	bool forked;
 	bool no_emulation;              /* SCHEDCTL_NO_EMULATION: always single-step */
 	/* Decoded memory instructions, one array per planting. */
 	struct sc_mem_insn **mem_tables;
@@ -319,6 +334,28 @@ struct sc_engine {
 	uint32_t woken[4096];
 	size_t nwoken;
 };
+
+/* ---- fork_server.c ---- */
+/* Run cfg's program under control to its entry point and leave it
+ * stopped there (engine.c); *parked says where. */
+int sc_engine_park(const struct sc_run_config *cfg, struct sc_run_result *res,
+		   struct sc_parked *parked);
+void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t);
+/* A copy of the server, stopped at the entry with *regs; -1 when the
+ * server failed (sc_fork_server_broken says why). */
+pid_t sc_fork_server_fork(struct sc_fork_server *s,
+			  struct user_regs_struct *regs);
+/* Give the run's policy and trace the events before the entry. */
+int sc_fork_server_prelude(struct sc_engine *e, struct sc_thread *t0);
+/* The waitpid(2) pid argument for every tracee of the run: -1, or the
+ * run's process group when it is a fork server's copy. */
+static inline pid_t sc_run_tracees(const struct sc_engine *e)
+{
+	return e->forked ? -e->main_pid : -1;
+}
+/* dispatch.c: what the engine does when the main thread reaches the
+ * program's entry point. */
+void sc_entry_reached(struct sc_engine *e, struct sc_thread *t);
 
 /* ---- spawn.c ---- */
 pid_t sc_spawn_traced(struct sc_engine *e, const char *path);

@@ -3,7 +3,9 @@
 # (`make bench`), for each program of BENCH_PROGRAMS:
 #   native        the program run N times in a plain loop (no schedctl)
 #   -s native     schedctl launch, uncontrolled runs (session overhead)
-#   random sync   schedctl launch -s random --granularity sync --jobs 1
+#   exec sync     schedctl launch -s random --granularity sync --jobs 1,
+#                 every run started by exec (SCHEDCTL_FORK_SERVER=0)
+#   random sync   the same, runs started from the job's fork server
 #   default       schedctl launch --jobs 1 (surw, race granularity: pilot
 #                 runs at mem, then the racing instructions)
 #   random -j2    schedctl launch -s random --granularity sync --jobs 2
@@ -41,10 +43,17 @@ command_of() {
 }
 
 sc ping >/dev/null 2>&1 || sc launch -n 1 -s native -- /bin/true >/dev/null
+# A second daemon whose runs all start by exec.
+sc_exec() {
+	SCHEDCTL_FORK_SERVER=0 SCHEDCTL_SOCKET=$tmp/exec.sock \
+		SCHEDCTL_STATE_DIR=$tmp/exec-state SCHEDCTLD=$SCHEDCTLD \
+		"$SCHEDCTL" "$@"
+}
+trap 'sc_exec shutdown >/dev/null 2>&1; bench_cleanup' EXIT
 
 printf 'runs per second on %s CPUs (ratio: against the native loop)\n' "$(nproc)"
-printf '  %-16s %6s %9s %15s %15s %15s %15s\n' program runs native \
-	"-s native" "random sync" "default" "random -j2"
+printf '  %-16s %6s %9s %15s %15s %15s %15s %15s\n' program runs native \
+	"-s native" "exec sync" "random sync" "default" "random -j2"
 for prog in $PROGRAMS; do
 	if [ "$prog" = pigz ] && ! command -v pigz >/dev/null; then
 		echo "  $prog: not installed, skipped"
@@ -62,23 +71,27 @@ for prog in $PROGRAMS; do
 	native=$(rate "$n" "$t0" "$t1")
 
 	measure() {
-		local t0 t1
+		local t0 t1 how=sc
+		[ "$1" = exec ] && { how=sc_exec; shift; }
 		t0=$(now)
-		sc launch -n "$n" --seed 1 --keep-going --keep-traces none \
+		$how launch -n "$n" --seed 1 --keep-going --keep-traces none \
 			"$@" -- "${cmd[@]}" >/dev/null 2>&1 || [ $? -eq 1 ] ||
 			{ echo "runs_per_second.sh: launch $* on $prog failed" >&2; exit 1; }
 		t1=$(now)
 		rate "$n" "$t0" "$t1"
 	}
 	snative=$(measure -s native --jobs 1)
+	exec1=$(measure exec -s random --granularity sync --jobs 1)
 	sync1=$(measure -s random --granularity sync --jobs 1)
 	default1=$(measure --jobs 1)
 	sync2=$(measure -s random --granularity sync --jobs 2)
-	printf '  %-16s %6s %9s %7s (%5s) %7s (%5s) %7s (%5s) %7s (%5s)\n' \
+	printf '  %-16s %6s %9s %7s (%5s) %7s (%5s) %7s (%5s) %7s (%5s) %7s (%5s)\n' \
 		"$prog" "$n" "$native" \
 		"$snative" "$(ratio "$snative" "$native")" \
+		"$exec1" "$(ratio "$exec1" "$native")" \
 		"$sync1" "$(ratio "$sync1" "$native")" \
 		"$default1" "$(ratio "$default1" "$native")" \
 		"$sync2" "$(ratio "$sync2" "$native")"
+	echo "  $prog: fork server / exec (random sync): $(ratio "$sync1" "$exec1")"
 	echo "  $prog: --jobs 2 / --jobs 1 (random sync): $(ratio "$sync2" "$sync1")"
 done

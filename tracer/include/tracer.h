@@ -229,6 +229,8 @@ enum sc_granularity {
 	SC_GRAN_RACE = 2,
 };
 
+struct sc_fork_server;
+
 struct sc_run_config {
 	char *const *argv;              /* argv[0] is the program path */
 	char *const *envp;              /* NULL: the caller's environ */
@@ -326,7 +328,22 @@ struct sc_run_config {
 	 * kill it when the debugger is done (hand_over.c). */
 	bool hand_over;
 	uint64_t stop_at_step;
+	/* Start the run as a copy of this server's process, stopped at its
+	 * entry point, instead of by exec (fork_server.c).  The server was
+	 * started with this run's argv, envp, cwd, stdio and cpu.  NULL, or
+	 * a server that failed: exec. */
+	struct sc_fork_server *fork_server;
 };
+
+/* A fork server for runs of cfg's program (its argv, envp, cwd, stdio,
+ * cpu and timeout); NULL with why[] when the program cannot be served
+ * (then runs start by exec). */
+struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
+					    char *why, size_t len);
+/* Kill the server's process and free it.  NULL is fine. */
+void sc_fork_server_stop(struct sc_fork_server *s);
+/* Why the server stopped serving (a run then started by exec), or NULL. */
+const char *sc_fork_server_broken(const struct sc_fork_server *s);
 
 /* Room for the stacks of a report (sc_run_result.stacks). */
 #define SC_STACKS_LEN 16384

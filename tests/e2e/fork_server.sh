@@ -1,0 +1,98 @@
+#!/bin/bash
+# fork_server.sh: runs started from a job's fork server (a copy of the
+# program stopped at its entry point) are the runs an exec would start:
+# the same failing runs and events for the same seed with every strategy,
+# their own output and input, traces that replay either way, nothing left
+# behind.  The daemon of sc_exec() has SCHEDCTL_FORK_SERVER=0.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+EXEC_SOCKET=$SC_TMP/exec.sock
+EXEC_STATE=$SC_TMP/exec-state
+sc_exec() {
+	SCHEDCTL_FORK_SERVER=0 SC_SOCKET=$EXEC_SOCKET SC_STATE=$EXEC_STATE \
+		sc "$@"
+}
+
+# The failing runs of a session's JSON, then its event count.
+outcome() {
+	json_get "$1" '",".join(str(b["run"]) for b in d["bugs"]) + " " + str(d["failing_runs"]) + " " + str(d["events"])'
+}
+
+cta=$(sc_target check_then_act)
+for strategy in surw random pct pos urw mix; do
+	sc launch --json -s "$strategy" -n 30 --seed 77 --keep-going -- "$cta" \
+		>"$SC_TMP/$strategy.fs.json" 2>"$SC_TMP/$strategy.fs.err"
+	sc_exec launch --json -s "$strategy" -n 30 --seed 77 --keep-going -- "$cta" \
+		>"$SC_TMP/$strategy.ex.json" 2>"$SC_TMP/$strategy.ex.err"
+	fs=$(outcome "$SC_TMP/$strategy.fs.json")
+	ex=$(outcome "$SC_TMP/$strategy.ex.json")
+	tap_diag "$strategy: fork server: $fs; exec: $ex"
+	failing=${fs#* }
+	failing=${failing%% *}
+	tap_check "$strategy: the fork server's session finds the bug" \
+		test "${failing:-0}" -gt 0
+	tap_is "$fs" "$ex" "$strategy: same failing runs and events with and without the fork server"
+done
+
+log=$SC_STATE/schedctld.log
+tap_check "the daemon's log says a job started a fork server" \
+	grep -q "fork server ready" "$log"
+tap_check "and never that one could not serve" \
+	bash -c "! grep -E 'no fork server|fork server failed' '$log'"
+tap_check "the daemon without one says runs start by exec" \
+	bash -c "! grep -q 'fork server ready' '$EXEC_STATE/schedctld.log'"
+
+# A trace recorded from the fork server replays (started by exec), and so
+# does one recorded by exec.
+for kind in fs ex; do
+	trace=$(json_get "$SC_TMP/surw.$kind.json" 'd["bugs"][0]["trace"]')
+	ok=0
+	for _ in 1 2 3 4 5; do
+		rc=0
+		sc replay --json "$trace" >"$SC_TMP/replay.json" 2>/dev/null || rc=$?
+		[ "$rc/$(json_get "$SC_TMP/replay.json" 'd["reproduced"]')" = 1/true ] &&
+			ok=$((ok + 1))
+	done
+	tap_is "$ok" 5 "a trace recorded $([ $kind = fs ] && echo from the fork server || echo by exec) replays 5/5"
+done
+
+# Every run has its own output and reads its input from the start: sort
+# with threads, its input on stdin, each run's stdout the sorted input.
+seq 1 40000 | sed 's/$/ line/' | shuf --random-source=<(yes) >"$SC_TMP/in.txt"
+LC_ALL=C sort "$SC_TMP/in.txt" >"$SC_TMP/want.txt"
+rc=0
+LC_ALL=C sc launch --json -n 4 --seed 5 --keep-traces all -- \
+	/usr/bin/sort --parallel=2 -S 1M \
+	<"$SC_TMP/in.txt" >"$SC_TMP/sortin.json" 2>"$SC_TMP/sortin.err" || rc=$?
+tap_diag_file "$SC_TMP/sortin.err" 3
+tap_is "$rc" 0 "sort --parallel=2 < file: 4 runs, no bug"
+dir=$(json_get "$SC_TMP/sortin.json" 'd["out_dir"]')
+same=0
+for r in 1 2 3 4; do
+	out=$dir/run-00000$r.out
+	cmp -s "$out" "$SC_TMP/want.txt" && same=$((same + 1))
+done
+tap_is "$same" 4 "each run's stdout is the sorted input (4/4)"
+tap_is "$(cat "$dir"/run-000001.err)" "" "and its stderr is its own (empty)"
+tap_check "no job file is left in the session directory" \
+	bash -c "! ls -A '$dir' | grep -q '^\.job-'"
+
+# A deadlock ends the copy's whole process group, and a hang its
+# --timeout: the session ends, nothing is left (checked below).
+rc=0
+sc launch --json -n 50 --seed 3 -- "$(sc_target abba_deadlock)" \
+	>"$SC_TMP/abba.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/abba.json" 'd["bugs"][0]["kind"]')" \
+	"1/deadlock" "abba_deadlock: a deadlock found from the fork server"
+rc=0
+sc launch --json -n 2 --timeout 1 -- "$(sc_target spin_forever)" \
+	>"$SC_TMP/spin.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/spin.json" 'd["bugs"][0]["kind"]')" \
+	"1/hang" "spin_forever: the run ends at --timeout"
+
+SC_SOCKET=$EXEC_SOCKET SC_STATE=$EXEC_STATE sc_shutdown
+sc_check_no_leftovers
+tap_done

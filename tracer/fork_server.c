@@ -1,0 +1,448 @@
+/* fork_server.c - start runs by forking a program stopped at its entry.
+ *
+ * Most of a short run's fixed cost is getting to the program's first
+ * instruction: fork of the supervisor, seccomp install, execve under
+ * ptrace and the dynamic loader (about 1.5 ms of a 4 ms run).  A job
+ * pays it once: the server is the program run under control up to its
+ * entry point and parked there (a ptrace stop, no breakpoint left in its
+ * memory but "syscall; int3" at the entry).  Each run then injects
+ * clone(CLONE_PARENT | SIGCHLD) into the server (AFL's fork server, done
+ * from outside): the copy is the supervisor's child, traced with the
+ * same options and filter, with the addresses, environment and stdio of
+ * the server.  What glibc's fork() does for its child the clone does too
+ * (CLONE_CHILD_SETTID at the thread's tid address: pthread_kill, raise
+ * and pthread_getaffinity_np use that cached tid) or an injected call
+ * does (set_robust_list), as setsid() and PR_SET_PDEATHSIG, which the
+ * exec path's child does; then the entry's bytes and registers are put
+ * back, and the engine carries on as at the entry breakpoint of an
+ * exec'd run.
+ *
+ * The events an exec'd run has before its entry (the execve, the
+ * loader's reads) are the same in every run: the server records them as
+ * its policy saw them, and each run hands them to its own policy and
+ * trace (sc_fork_server_prelude), so that a run's trace, its steps and
+ * its strategy's decisions are those of the exec'd run: traces recorded
+ * either way replay either way.
+ *
+ * A program the server cannot stand for (one that drew randomness or
+ * read the clock before its entry, started threads or processes there)
+ * gets no server: the caller runs it by exec.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* One event of the server's start: as the policy was asked to pick it,
+ * and as it was emitted. */
+struct prelude_event {
+	struct sc_event offered, emitted;
+	bool released;
+};
+
+struct sc_fork_server {
+	pid_t pid;                      /* parked at entry, stopped */
+	/* What glibc's fork() sets up in its child and a raw clone does
+	 * not: the thread's cached tid (set_tid_address(2): its address,
+	 * which CLONE_CHILD_SETTID fills and CLONE_CHILD_CLEARTID clears)
+	 * and its robust futex list (set_robust_list(2)).  0: none. */
+	uint64_t tid_address, robust_head, robust_len;
+	uint64_t entry;
+	uint64_t entry_word;            /* the 8 bytes at entry, unpatched */
+	struct user_regs_struct regs;   /* at entry */
+	struct prelude_event *prelude;
+	size_t nprelude;
+	bool broken;
+	char why[256];
+};
+
+/* The recording policy of the server's start. */
+struct recorder {
+	struct prelude_event *ev;
+	size_t n, cap;
+	bool bad;
+	char why[200];
+};
+
+static int rec_pick(void *ctx, const struct sc_sched_view *view)
+{
+	struct recorder *r = ctx;
+
+	if (view->nenabled != 1 && !r->bad) {
+		r->bad = true;
+		snprintf(r->why, sizeof(r->why),
+			 "%zu threads could run before the entry point",
+			 view->nenabled);
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		struct prelude_event *ev = realloc(r->ev, cap * sizeof(*ev));
+		if (!ev) {
+			r->bad = true;
+			snprintf(r->why, sizeof(r->why), "out of memory");
+			return (int)view->enabled[0];
+		}
+		r->ev = ev;
+		r->cap = cap;
+	}
+	struct prelude_event *p = &r->ev[r->n++];
+	memset(p, 0, sizeof(*p));
+	p->offered = view->threads[view->enabled[0]].next;
+	p->offered.woken = NULL;
+	p->offered.nwoken = 0;
+	return (int)view->enabled[0];
+}
+
+static void rec_executed(void *ctx, const struct sc_event *ev)
+{
+	struct recorder *r = ctx;
+
+	if (!r->n || r->bad)
+		return;
+	struct prelude_event *p = &r->ev[r->n - 1];
+	p->emitted = *ev;
+	p->emitted.woken = NULL;
+	p->emitted.nwoken = 0;
+	if (ev->nwoken || (ev->kind != SC_EV_EXEC &&
+			   ev->kind != SC_EV_SYSCALL_BLOCKING)) {
+		r->bad = true;
+		snprintf(r->why, sizeof(r->why), "the program had a %s event "
+			 "before its entry point", sc_event_kind_name(ev->kind));
+	}
+}
+
+static int rec_release(void *ctx, const struct sc_event *ev)
+{
+	struct recorder *r = ctx;
+
+	(void)ev;
+	if (r->n)
+		r->ev[r->n - 1].released = true;
+	return SC_RELEASE_AWAIT;
+}
+
+/* Wait for a stop of pid (only pid); -1 when it died or waitpid failed. */
+static int wait_stop(pid_t pid, int *status)
+{
+	for (;;) {
+		pid_t got = waitpid(pid, status, __WALL);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got != pid || !WIFSTOPPED(*status))
+			return -1;
+		return 0;
+	}
+}
+
+static bool is_seccomp_stop(int status)
+{
+	return (status >> 8) == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8));
+}
+
+static bool is_trap(int status)
+{
+	return (status >> 8) == SIGTRAP;
+}
+
+/* Run one syscall in pid, stopped with its registers anywhere: from the
+ * entry's "syscall; int3" with regs plus the call's number and arguments
+ * (a[0..3]: rdi, rsi, rdx, r10).  Returns the syscall's result, or -1
+ * with errno EIO when pid did not stop at the int3. */
+static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
+		   const uint64_t a[4], pid_t *forked)
+{
+	struct user_regs_struct r = s->regs;
+	int status;
+
+	r.rax = (unsigned long long)nr;
+	r.orig_rax = (unsigned long long)-1;
+	r.rdi = a[0];
+	r.rsi = a[1];
+	r.rdx = a[2];
+	r.r10 = a[3];
+	r.r8 = r.r9 = 0;
+	r.rip = s->entry;
+	if (ptrace(PTRACE_SETREGS, pid, 0, &r) < 0 ||
+	    ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+		return -1;
+	for (;;) {
+		if (wait_stop(pid, &status) < 0)
+			goto fail;
+		if (is_seccomp_stop(status)) {
+			if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+				return -1;
+			continue;
+		}
+		if ((status >> 8) == (SIGTRAP | (PTRACE_EVENT_FORK << 8))) {
+			unsigned long child = 0;
+			ptrace(PTRACE_GETEVENTMSG, pid, 0, &child);
+			if (forked)
+				*forked = (pid_t)child;
+			if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
+				return -1;
+			continue;
+		}
+		if (!is_trap(status))
+			goto fail;
+		if (ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
+			return -1;
+		if (r.rip != s->entry + 3)
+			goto fail;
+		return (long)r.rax;
+	}
+fail:
+	errno = EIO;
+	return -1;
+}
+
+/* Write the entry's 8 bytes word (3 of them patched or not) into pid. */
+static int poke_entry(const struct sc_fork_server *s, pid_t pid, bool patch)
+{
+	uint64_t w = s->entry_word;
+
+	if (patch) {
+		w &= ~(uint64_t)0xffffff;
+		w |= 0xcc050fu;         /* syscall (0f 05); int3 (cc) */
+	}
+	return ptrace(PTRACE_POKEDATA, pid, (void *)s->entry, (void *)w) < 0
+	       ? -1 : 0;
+}
+
+/* The server's tid address (asked of it: prctl PR_GET_TID_ADDRESS writes
+ * it to a word of its stack below the red zone, put back after) and its
+ * robust list (asked of the kernel). */
+static int thread_setup(struct sc_fork_server *s)
+{
+	uint64_t scratch = (s->regs.rsp - 1024) & ~(uint64_t)7, saved, addr;
+	uint64_t args[4] = { PR_GET_TID_ADDRESS, scratch, 0, 0 };
+	size_t len = 0;
+	void *head = NULL;
+
+	errno = 0;
+	saved = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid, (void *)scratch, 0);
+	if (errno || inject(s, s->pid, SYS_prctl, args, NULL) != 0)
+		return -1;
+	errno = 0;
+	addr = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid, (void *)scratch, 0);
+	if (errno || ptrace(PTRACE_POKEDATA, s->pid, (void *)scratch,
+			    (void *)saved) < 0)
+		return -1;
+	s->tid_address = addr;
+	if (syscall(SYS_get_robust_list, s->pid, &head, &len) == 0) {
+		s->robust_head = (uint64_t)(uintptr_t)head;
+		s->robust_len = len;
+	}
+	return 0;
+}
+
+struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
+					    char *why, size_t len)
+{
+	struct recorder rec = { 0 };
+	struct sc_policy pol = { .ctx = &rec, .pick = rec_pick,
+				 .executed = rec_executed,
+				 .release = rec_release };
+	struct sc_run_config c = *cfg;
+	struct sc_run_result *res = calloc(1, sizeof(*res));
+	struct sc_parked parked = { 0 };
+	struct sc_fork_server *s = NULL;
+
+	c.policy = &pol;
+	c.trace = NULL;
+	c.fork_server = NULL;
+	c.hand_over = false;
+	c.stop_at_step = 0;
+	if (!res) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	if (sc_engine_park(&c, res, &parked) < 0 || !parked.pid) {
+		snprintf(why, len, "%s", res->message[0] ? res->message
+			 : "the program ended before its entry point");
+		goto out;
+	}
+	if (rec.bad) {
+		snprintf(why, len, "%s", rec.why);
+		goto out;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(why, len, "out of memory");
+		goto out;
+	}
+	s->pid = parked.pid;
+	s->entry = parked.entry;
+	s->regs = parked.regs;
+	errno = 0;
+	s->entry_word = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid,
+					 (void *)s->entry, 0);
+	if (errno || poke_entry(s, s->pid, true) < 0) {
+		snprintf(why, len, "cannot patch the entry point: %s",
+			 strerror(errno ? errno : EIO));
+		goto out;
+	}
+	if (thread_setup(s) < 0) {
+		snprintf(why, len, "cannot read the main thread's tid address "
+			 "or robust list: %s", strerror(errno ? errno : EIO));
+		goto out;
+	}
+	s->prelude = rec.ev;
+	s->nprelude = rec.n;
+	free(res);
+	return s;
+out:
+	if (s)
+		s->prelude = NULL;
+	if (parked.pid) {
+		kill(parked.pid, SIGKILL);
+		waitpid(parked.pid, NULL, __WALL);
+	}
+	free(s);
+	free(rec.ev);
+	free(res);
+	return NULL;
+}
+
+void sc_fork_server_stop(struct sc_fork_server *s)
+{
+	if (!s)
+		return;
+	if (s->pid > 0) {
+		kill(s->pid, SIGKILL);
+		while (waitpid(s->pid, NULL, __WALL) < 0 && errno == EINTR)
+			;
+	}
+	free(s->prelude);
+	free(s);
+}
+
+const char *sc_fork_server_broken(const struct sc_fork_server *s)
+{
+	return s && s->broken ? s->why : NULL;
+}
+
+static void server_broke(struct sc_fork_server *s, const char *what)
+{
+	s->broken = true;
+	snprintf(s->why, sizeof(s->why), "the fork server failed (%s: %s); "
+		 "runs start by exec", what, strerror(errno ? errno : EIO));
+}
+
+pid_t sc_fork_server_fork(struct sc_fork_server *s,
+			  struct user_regs_struct *regs)
+{
+	pid_t child = 0;
+	int status;
+
+	if (!s || s->broken)
+		return -1;
+	/* As glibc's fork: the child's tid cached in its thread, cleared
+	 * (and woken) when it ends. */
+	uint64_t flags = CLONE_PARENT | SIGCHLD;
+	if (s->tid_address)
+		flags |= CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID;
+	uint64_t clone_args[4] = { flags, 0, 0, s->tid_address };
+	errno = 0;
+	long rc = inject(s, s->pid, SYS_clone, clone_args, &child);
+	if (rc <= 0 || child <= 0 || rc != child) {
+		if (rc < 0 && rc > -4096)
+			errno = (int)-rc;
+		server_broke(s, "clone");
+		if (child > 0) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, __WALL);
+		}
+		return -1;
+	}
+	/* The copy's first stop (PTRACE_EVENT_STOP: auto-attached). */
+	if (wait_stop(child, &status) < 0) {
+		server_broke(s, "the copy's first stop");
+		return -1;
+	}
+	/* As the exec path's child: its own session (the engine ends a
+	 * run by its process group), and dies with the supervisor. */
+	uint64_t none[4] = { 0 };
+	uint64_t deathsig[4] = { PR_SET_PDEATHSIG, SIGKILL, 0, 0 };
+	uint64_t robust[4] = { s->robust_head, s->robust_len, 0, 0 };
+	if (inject(s, child, SYS_setsid, none, NULL) != child ||
+	    inject(s, child, SYS_prctl, deathsig, NULL) != 0 ||
+	    (s->robust_head &&
+	     inject(s, child, SYS_set_robust_list, robust, NULL) != 0) ||
+	    poke_entry(s, child, false) < 0 ||
+	    ptrace(PTRACE_SETREGS, child, 0, &s->regs) < 0) {
+		server_broke(s, "setting up the copy");
+		kill(child, SIGKILL);
+		waitpid(child, NULL, __WALL);
+		return -1;
+	}
+	*regs = s->regs;
+	return child;
+}
+
+int sc_fork_server_prelude(struct sc_engine *e, struct sc_thread *t0)
+{
+	const struct sc_fork_server *s = e->cfg->fork_server;
+	const struct sc_policy *pol = e->cfg->policy;
+	struct sc_thread_view v;
+	uint32_t only = 0;
+
+	for (size_t i = 0; i < s->nprelude; i++) {
+		const struct prelude_event *p = &s->prelude[i];
+		memset(&v, 0, sizeof(v));
+		v.thread = t0->logical;
+		v.state = SC_TS_READY;
+		v.enabled = true;
+		v.next = p->offered;
+		struct sc_sched_view view = { .step = e->step, .nthreads = 1,
+			.threads = &v, .nenabled = 1, .enabled = &only };
+		if (pol->pick(pol->ctx, &view) != 0) {
+			sc_engine_abort(e, NULL);
+			return -1;
+		}
+		struct sc_event ev = p->emitted;
+		ev.step = e->step++;
+		e->nwoken = 0;
+		t0->next = ev;
+		sc_emit_event(e, &ev);
+		if (p->released) {
+			if (pol->release)
+				pol->release(pol->ctx, &ev);
+			t0->release_step = e->step;
+		}
+	}
+	return 0;
+}
+
+void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_process *p = t->proc;
+
+	e->finished = true;
+	if (e->nthreads != 1 || e->nprocs != 1 || e->random_drawn ||
+	    e->clock_reads) {
+		snprintf(e->res->message, sizeof(e->res->message),
+			 "the program started threads, processes or drew "
+			 "randomness before its entry point");
+		return;
+	}
+	e->parked.entry = p->entry_bp;
+	sc_bp_remove(p, p->entry_bp);
+	p->entry_bp = 0;
+	if (sc_regs_flush(t) < 0) {
+		snprintf(e->res->message, sizeof(e->res->message),
+			 "cannot rewind to the entry point: %s",
+			 strerror(errno));
+		return;
+	}
+	e->parked.regs = t->regs;
+	e->parked.pid = p->pid;
+}
