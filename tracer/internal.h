@@ -441,6 +441,10 @@ int sc_bp_add_mem(struct sc_process *p, uint64_t lo, uint64_t hi, size_t n,
 /* ---- emulate.c ---- */
 bool sc_emulate_at_breakpoint(struct sc_thread *t, struct sc_breakpoint *bp);
 uint64_t sc_reg_value(const struct user_regs_struct *r, int n);
+/* Emulate the instruction at code (16 bytes) on r when it only touches
+ * registers and flags (endbr64, mov imm, sub/cmp imm, mov r64 r64, jmp);
+ * false, r untouched, for any other.  For tests. */
+bool sc_emulate_code(const uint8_t code[16], struct user_regs_struct *r);
 
 /* ---- dwarf_lines.c ---- */
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
