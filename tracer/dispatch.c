@@ -149,12 +149,15 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 {
 	struct sc_process *p = t->proc;
 
+	bool adopted = e->forked && p == e->main_proc &&
+		       sc_fork_server_adopt(e, p) == 0;
+
 	sc_bp_remove(p, p->entry_bp);
 	p->entry_bp = 0;
 	p->images++;
-	if (sc_plant_libc_breakpoints(p) >= 0)
+	if (!adopted && sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
-	if (e->cfg->vclock)
+	if (!adopted && e->cfg->vclock)
 		sc_plant_vclock_breakpoints(p);
 	/* While the process has one thread, none of its accesses can race
 	 * and no schedule has a choice to make there: rules 2 plant the
@@ -166,7 +169,7 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 		p->sites_pending = true;
 	else
 		plant_sites(e, p);
-	if (e->cfg->trace && p == e->main_proc) {
+	if (e->cfg->trace && p == e->main_proc && !adopted) {
 		struct sc_module *mods;
 		size_t n;
 		if (sc_module_map(p->pid, &mods, &n) == 0) {

@@ -61,6 +61,7 @@ struct sc_fork_server {
 	struct user_regs_struct regs;   /* at entry */
 	struct prelude_event *prelude;
 	size_t nprelude;
+	struct sc_parked at_entry;      /* its breakpoints and modules */
 	bool broken;
 	char why[256];
 };
@@ -282,6 +283,9 @@ struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
 	s->pid = parked.pid;
 	s->entry = parked.entry;
 	s->regs = parked.regs;
+	s->at_entry = parked;
+	parked.bps = NULL;
+	parked.mods = NULL;
 	errno = 0;
 	s->entry_word = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid,
 					 (void *)s->entry, 0);
@@ -300,12 +304,16 @@ struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
 	free(res);
 	return s;
 out:
-	if (s)
-		s->prelude = NULL;
+	if (s) {
+		free(s->at_entry.bps);
+		sc_module_map_free(s->at_entry.mods, s->at_entry.nmods);
+	}
 	if (parked.pid) {
 		kill(parked.pid, SIGKILL);
 		waitpid(parked.pid, NULL, __WALL);
 	}
+	free(parked.bps);
+	sc_module_map_free(parked.mods, parked.nmods);
 	free(s);
 	free(rec.ev);
 	free(res);
@@ -322,6 +330,8 @@ void sc_fork_server_stop(struct sc_fork_server *s)
 			;
 	}
 	free(s->prelude);
+	free(s->at_entry.bps);
+	sc_module_map_free(s->at_entry.mods, s->at_entry.nmods);
 	free(s);
 }
 
@@ -444,5 +454,44 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 		return;
 	}
 	e->parked.regs = t->regs;
+	/* Planted here once, inherited by every copy. */
+	e->parked.libc_ready = sc_plant_libc_breakpoints(p) >= 0;
+	e->parked.vclock = e->cfg->vclock;
+	if (e->parked.vclock)
+		sc_plant_vclock_breakpoints(p);
+	if (p->nbps) {
+		e->parked.bps = malloc(p->nbps * sizeof(*p->bps));
+		if (!e->parked.bps) {
+			snprintf(e->res->message, sizeof(e->res->message),
+				 "out of memory");
+			return;
+		}
+		memcpy(e->parked.bps, p->bps, p->nbps * sizeof(*p->bps));
+		e->parked.nbps = p->nbps;
+	}
+	if (sc_module_map(p->pid, &e->parked.mods, &e->parked.nmods) < 0) {
+		e->parked.mods = NULL;
+		e->parked.nmods = 0;
+	}
 	e->parked.pid = p->pid;
+}
+
+int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p)
+{
+	const struct sc_fork_server *s = e->cfg->fork_server;
+	const struct sc_parked *a = &s->at_entry;
+
+	if (a->vclock != e->cfg->vclock || p->nbps)
+		return -1;
+	if (a->nbps) {
+		p->bps = malloc(a->nbps * sizeof(*p->bps));
+		if (!p->bps)
+			return -1;
+		memcpy(p->bps, a->bps, a->nbps * sizeof(*p->bps));
+		p->nbps = a->nbps;
+	}
+	p->libc_ready = a->libc_ready;
+	if (e->cfg->trace && a->mods)
+		sc_trace_modules(e->cfg->trace, a->mods, a->nmods, e->step);
+	return 0;
 }

@@ -237,6 +237,14 @@ struct sc_parked {
 	pid_t pid;
 	uint64_t entry;
 	struct user_regs_struct regs;
+	/* What an exec'd run plants and reads at its entry, done once in
+	 * the server (whose copies inherit the int3s): its breakpoints on
+	 * libc (libc_ready) and, with vclock, the vDSO, and its modules. */
+	struct sc_breakpoint *bps;
+	size_t nbps;
+	bool libc_ready, vclock;
+	struct sc_module *mods;
+	size_t nmods;
 };
 
 struct sc_engine {
@@ -347,6 +355,10 @@ pid_t sc_fork_server_fork(struct sc_fork_server *s,
 			  struct user_regs_struct *regs);
 /* Give the run's policy and trace the events before the entry. */
 int sc_fork_server_prelude(struct sc_engine *e, struct sc_thread *t0);
+/* The copy p (main process of a forked run) takes the server's planted
+ * breakpoints as its own, and the run's trace its modules.  -1 (nothing
+ * done) when the server's were planted for another configuration. */
+int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p);
 /* The waitpid(2) pid argument for every tracee of the run: -1, or the
  * run's process group when it is a fork server's copy. */
 static inline pid_t sc_run_tracees(const struct sc_engine *e)
