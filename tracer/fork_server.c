@@ -24,10 +24,14 @@
  * its strategy's decisions are those of the exec'd run: traces recorded
  * either way replay either way.
  *
- * A program the server cannot stand for (one that drew randomness or
- * read the clock before its entry, started threads or processes there)
- * gets no server: the caller runs it by exec.
+ * A program the server cannot stand for (one that drew randomness,
+ * started threads or processes or kept a file open before its entry,
+ * as a library's constructor may) gets no server: the caller runs it by
+ * exec.  A constructor that reads the clock runs once, in the server: its
+ * copies all see that time (an exec'd run would see the real one, which
+ * no replay gives back either).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -432,16 +436,42 @@ int sc_fork_server_prelude(struct sc_engine *e, struct sc_thread *t0)
 	return 0;
 }
 
+/* Has pid a descriptor above stderr open?  Copies would share its open
+ * file (and offset), where each exec'd run opens its own. */
+static bool has_own_files(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	bool found = false;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	DIR *dir = opendir(path);
+	if (!dir)
+		return true;
+	while (!found && (d = readdir(dir)))
+		found = d->d_name[0] != '.' && atoi(d->d_name) > 2;
+	closedir(dir);
+	return found;
+}
+
 void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 {
 	struct sc_process *p = t->proc;
 
 	e->finished = true;
+	e->res->verdict = SC_VERDICT_ERROR;     /* unless parked below */
 	if (e->nthreads != 1 || e->nprocs != 1 || e->random_drawn ||
 	    e->clock_reads) {
 		snprintf(e->res->message, sizeof(e->res->message),
 			 "the program started threads, processes or drew "
 			 "randomness before its entry point");
+		return;
+	}
+	/* A preloaded or shared library's constructor (they run before
+	 * the entry point) that opened a file. */
+	if (has_own_files(p->pid)) {
+		snprintf(e->res->message, sizeof(e->res->message),
+			 "the program had files open at its entry point");
 		return;
 	}
 	e->parked.entry = p->entry_bp;
@@ -474,6 +504,7 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 		e->parked.nmods = 0;
 	}
 	e->parked.pid = p->pid;
+	e->res->verdict = SC_VERDICT_UNKNOWN;
 }
 
 int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p)
