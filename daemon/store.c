@@ -24,8 +24,14 @@
  * commit at the same time). */
 #define BUSY_TIMEOUT_MS 10000
 
+/* The statements of sc_store_add_run, prepared once: it runs for every
+ * run of every session, and parsing its SQL each time cost more than
+ * executing it. */
+enum { RUN_INSERT, BUG_INSERT, SESSION_COUNTERS, NCACHED };
+
 struct sc_store {
 	sqlite3 *db;
+	sqlite3_stmt *cached[NCACHED];
 };
 
 static const char schema[] =
@@ -213,6 +219,8 @@ void sc_store_close(struct sc_store *s)
 {
 	if (!s)
 		return;
+	for (int i = 0; i < NCACHED; i++)
+		sqlite3_finalize(s->cached[i]);
 	sqlite3_close(s->db);
 	free(s);
 }
@@ -222,6 +230,34 @@ static int prepare(struct sc_store *s, const char *sql, sqlite3_stmt **st,
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
 		return db_error(s, "prepare", err, errlen);
+	return 0;
+}
+
+/* The cached statement `which` of sql, reset for new bindings. */
+static int prepare_cached(struct sc_store *s, int which, const char *sql,
+			  sqlite3_stmt **st, char *err, size_t errlen)
+{
+	if (!s->cached[which] &&
+	    sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &s->cached[which], NULL) != SQLITE_OK) {
+		s->cached[which] = NULL;
+		return db_error(s, "prepare", err, errlen);
+	}
+	*st = s->cached[which];
+	sqlite3_reset(*st);
+	sqlite3_clear_bindings(*st);
+	return 0;
+}
+
+/* Step a cached statement that returns no row, then reset it. */
+static int run_cached(struct sc_store *s, sqlite3_stmt *st, const char *what,
+		      char *err, size_t errlen)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, what, err, errlen);
 	return 0;
 }
 
@@ -284,9 +320,10 @@ static int add_bug(struct sc_store *s, const char *session, uint32_t run,
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, "INSERT OR REPLACE INTO bugs (session, run, seed, kind, "
-		    "message, location, trace, replay) VALUES (?1, ?2, ?3, ?4, "
-		    "?5, ?6, ?7, ?8)", &st, err, errlen) < 0)
+	if (prepare_cached(s, BUG_INSERT, "INSERT OR REPLACE INTO bugs "
+			   "(session, run, seed, kind, message, location, "
+			   "trace, replay) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+			   "?8)", &st, err, errlen) < 0)
 		return -1;
 	bind_text(st, 1, session);
 	sqlite3_bind_int64(st, 2, run);
@@ -296,7 +333,7 @@ static int add_bug(struct sc_store *s, const char *session, uint32_t run,
 	bind_text(st, 6, b->location);
 	bind_text(st, 7, b->trace);
 	bind_text(st, 8, b->replay);
-	return run_stmt(s, st, "bug", err, errlen);
+	return run_cached(s, st, "bug", err, errlen);
 }
 
 int sc_store_add_run(struct sc_store *s, const char *session, uint32_t run,
@@ -308,9 +345,10 @@ int sc_store_add_run(struct sc_store *s, const char *session, uint32_t run,
 
 	if (exec_sql(s, "BEGIN IMMEDIATE", err, errlen) < 0)
 		return -1;
-	if (prepare(s, "INSERT OR REPLACE INTO runs (session, run, seed, "
-		    "verdict, steps, wall_us, trace) VALUES (?1, ?2, ?3, ?4, ?5, "
-		    "?6, ?7)", &st, err, errlen) < 0)
+	if (prepare_cached(s, RUN_INSERT, "INSERT OR REPLACE INTO runs "
+			   "(session, run, seed, verdict, steps, wall_us, "
+			   "trace) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st,
+			   err, errlen) < 0)
 		goto rollback;
 	bind_text(st, 1, session);
 	sqlite3_bind_int64(st, 2, run);
@@ -322,22 +360,23 @@ int sc_store_add_run(struct sc_store *s, const char *session, uint32_t run,
 		bind_text(st, 7, trace);
 	else
 		sqlite3_bind_null(st, 7);
-	if (run_stmt(s, st, "run", err, errlen) < 0)
+	if (run_cached(s, st, "run", err, errlen) < 0)
 		goto rollback;
 	if (bug && add_bug(s, session, run, seed, bug, err, errlen) < 0)
 		goto rollback;
-	if (prepare(s, "UPDATE sessions SET runs_done = runs_done + 1, "
-		    "failing = failing + ?2, events = events + ?3, "
-		    "first_bug_run = CASE WHEN ?2 AND (first_bug_run < 0 OR "
-		    "?4 < first_bug_run) THEN ?4 ELSE first_bug_run END, "
-		    "updated_us = ?5 WHERE id = ?1", &st, err, errlen) < 0)
+	if (prepare_cached(s, SESSION_COUNTERS, "UPDATE sessions SET "
+			   "runs_done = runs_done + 1, failing = failing + ?2, "
+			   "events = events + ?3, first_bug_run = CASE WHEN ?2 "
+			   "AND (first_bug_run < 0 OR ?4 < first_bug_run) THEN "
+			   "?4 ELSE first_bug_run END, updated_us = ?5 WHERE "
+			   "id = ?1", &st, err, errlen) < 0)
 		goto rollback;
 	bind_text(st, 1, session);
 	sqlite3_bind_int(st, 2, bug != NULL);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)steps);
 	sqlite3_bind_int64(st, 4, run);
 	sqlite3_bind_int64(st, 5, sc_store_now_us());
-	if (run_stmt(s, st, "session counters", err, errlen) < 0)
+	if (run_cached(s, st, "session counters", err, errlen) < 0)
 		goto rollback;
 	return exec_sql(s, "COMMIT", err, errlen);
 rollback:
