@@ -4,6 +4,7 @@
  * stored as plain strings it would cost more than the events of a short
  * run.  Packed: the strings joined with NUL bytes, deflated.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -11,6 +12,48 @@
 #include "tracer.h"
 
 #define ENV_MAX_BYTES (1u << 20)    /* refuse to inflate beyond 1 MiB */
+
+/* The last environment packed, and its packing: every run of a session
+ * writes the same one into its trace, and deflating it cost more than
+ * the rest of the header. */
+static struct {
+	char *joined;
+	size_t raw;
+	uint8_t *z;
+	size_t zlen;
+} last;
+
+/* *out = a copy of the last packing when joined is the same; true then. */
+static bool reuse_last(const char *joined, size_t raw, uint8_t **out,
+		       size_t *out_len)
+{
+	if (!last.joined || last.raw != raw ||
+	    memcmp(last.joined, joined, raw) != 0)
+		return false;
+	*out = malloc(last.zlen);
+	if (!*out)
+		return false;
+	memcpy(*out, last.z, last.zlen);
+	*out_len = last.zlen;
+	return true;
+}
+
+static void remember(char *joined, size_t raw, const uint8_t *z, size_t zlen)
+{
+	uint8_t *copy = malloc(zlen);
+
+	if (!copy) {
+		free(joined);
+		return;
+	}
+	memcpy(copy, z, zlen);
+	free(last.joined);
+	free(last.z);
+	last.joined = joined;
+	last.raw = raw;
+	last.z = copy;
+	last.zlen = zlen;
+}
 
 int sc_env_pack(char *const *env, uint8_t **out, size_t *out_len,
 		uint32_t *raw_len)
@@ -40,12 +83,19 @@ int sc_env_pack(char *const *env, uint8_t **out, size_t *out_len,
 		memcpy(p, *v, n);
 		p += n;
 	}
+	if (reuse_last(joined, raw, out, out_len)) {
+		free(joined);
+		free(z);
+		*raw_len = (uint32_t)raw;
+		return 0;
+	}
 	int rc = compress2(z, &zlen, (const Bytef *)joined, (uLong)raw, 6);
-	free(joined);
 	if (rc != Z_OK) {
+		free(joined);
 		free(z);
 		return -1;
 	}
+	remember(joined, raw, z, zlen);
 	*out = z;
 	*out_len = zlen;
 	*raw_len = (uint32_t)raw;
