@@ -418,6 +418,28 @@ static int stream_replies(int fd, struct launch_report *rep, bool detach)
 	}
 }
 
+/* LeakSanitizer (on by default in AddressSanitizer builds) stops the
+ * program's threads with ptrace at exit, which it cannot do under ours:
+ * every run ended with its fatal error and exit status 1.  Turn the leak
+ * check off, unless the user's options already say, and tell. */
+static void leak_check_off(const char *program, const char *elf)
+{
+	int kind = sc_leak_sanitizer(elf);
+	const char *var = kind == SC_SANITIZER_ASAN ? "ASAN_OPTIONS"
+			  : kind == SC_SANITIZER_LSAN ? "LSAN_OPTIONS" : NULL;
+	const char *old = var ? getenv(var) : NULL;
+	char value[4096];
+
+	if (!var || (old && strstr(old, "detect_leaks")))
+		return;
+	snprintf(value, sizeof(value), "%s%sdetect_leaks=0", old ? old : "",
+		 old && *old ? ":" : "");
+	if (setenv(var, value, 1) < 0)
+		return;
+	cli_error("%s is built with LeakSanitizer, which cannot run under "
+		  "ptrace: leak checks off (%s=%s)", program, var, value);
+}
+
 int cmd_launch(int argc, char **argv)
 {
 	struct launch_opts o = { .req = SCCTL__LAUNCH_REQUEST__INIT };
@@ -482,6 +504,7 @@ int cmd_launch(int argc, char **argv)
 		cli_error("%s", why);
 		return EXIT_FAIL;
 	}
+	leak_check_off(argv[optind], info.script ? info.elf : resolved);
 	/* The kernel runs a script by its interpreter, which starts the
 	 * real work in child processes (or execs it): follow them, or
 	 * nothing of interest would be scheduled. */

@@ -23,6 +23,7 @@
 #include "panic_parse.h"
 #include "reply.h"
 #include "run_notice.h"
+#include "sanitizer_report.h"
 #include "search_points.h"
 #include "seeds.h"
 #include "server_stdio.h"
@@ -704,6 +705,7 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 	sc_file_tail(f->err, 5, tail, sizeof(tail));
 	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
 	sc_describe_panic(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_sanitizer(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
 	if (!L->strategy->create)
 		sc_strf(replay, sizeof(replay), "not replayable (native run)");
 	else if (!trace_kept)

@@ -431,6 +431,13 @@ int sc_check_program_info(const char *program, const char *path_env,
 			  struct sc_program_info *info, char *err,
 			  size_t errlen);
 
+/* sanitizers.c: the LeakSanitizer in the ELF at path, which cannot run
+ * under ptrace: an AddressSanitizer build (its leak check is on by
+ * default, ASAN_OPTIONS turns it off), a LeakSanitizer one
+ * (LSAN_OPTIONS), or none. */
+enum { SC_SANITIZER_NONE, SC_SANITIZER_ASAN, SC_SANITIZER_LSAN };
+int sc_leak_sanitizer(const char *path);
+
 /* The value of PATH in envp (NULL-terminated), or NULL. */
 const char *sc_env_path(char *const *envp);
 

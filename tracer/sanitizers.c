@@ -1,0 +1,78 @@
+/* sanitizers.c - what a program's sanitizer runtime cannot do under
+ * schedctl.
+ *
+ * LeakSanitizer (on by default in AddressSanitizer builds) stops the
+ * program's threads with ptrace(2) to scan their stacks at exit; under
+ * schedctl's ptrace it cannot, prints "LeakSanitizer has encountered a
+ * fatal error" and exits with status 1: every run of an ASan build
+ * failed, whatever the schedule.  The launch turns leak detection off for
+ * such programs (cli/cmd_launch.c) and says so.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf_symbols.h"
+#include "tracer.h"
+
+static int runtime_symbol(const GElf_Sym *s, const char *name, void *arg)
+{
+	int *found = arg;
+
+	(void)s;
+	if (name && (strcmp(name, "__asan_init") == 0 ||
+		     strcmp(name, "__lsan_init") == 0)) {
+		*found = strcmp(name, "__asan_init") == 0 ? SC_SANITIZER_ASAN
+							   : SC_SANITIZER_LSAN;
+		return 1;
+	}
+	return 0;
+}
+
+/* DT_NEEDED entries of elf naming libasan or liblsan. */
+static int needed_runtime(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Dyn dyn;
+			if (!gelf_getdyn(d, (int)i, &dyn) ||
+			    dyn.d_tag != DT_NEEDED)
+				continue;
+			const char *lib = elf_strptr(elf, sh.sh_link,
+						     dyn.d_un.d_val);
+			if (lib && strncmp(lib, "libasan.so", 10) == 0)
+				return SC_SANITIZER_ASAN;
+			if (lib && strncmp(lib, "liblsan.so", 10) == 0)
+				return SC_SANITIZER_LSAN;
+		}
+	}
+	return SC_SANITIZER_NONE;
+}
+
+int sc_leak_sanitizer(const char *path)
+{
+	int found = SC_SANITIZER_NONE;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return SC_SANITIZER_NONE;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf) {
+		found = needed_runtime(elf);
+		if (found == SC_SANITIZER_NONE)
+			sc_elf_symbols(elf, runtime_symbol, &found);
+		elf_end(elf);
+	}
+	close(fd);
+	return found;
+}
