@@ -135,6 +135,24 @@ static int rec_release(void *ctx, const struct sc_event *ev)
 	return SC_RELEASE_AWAIT;
 }
 
+/* Kill pid and reap it.  A tracee killed in a stop first reports its
+ * PTRACE_EVENT_EXIT stop (TRACEEXIT): continue it until it is gone, or it
+ * outlives us as a zombie of init's. */
+static void kill_and_reap(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	for (;;) {
+		pid_t got = waitpid(pid, &status, __WALL);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got != pid || WIFEXITED(status) || WIFSIGNALED(status))
+			return;
+		ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+}
+
 /* Wait for a stop of pid (only pid); -1 when it died or waitpid failed. */
 static int wait_stop(pid_t pid, int *status)
 {
@@ -312,10 +330,8 @@ out:
 		free(s->at_entry.bps);
 		sc_module_map_free(s->at_entry.mods, s->at_entry.nmods);
 	}
-	if (parked.pid) {
-		kill(parked.pid, SIGKILL);
-		waitpid(parked.pid, NULL, __WALL);
-	}
+	if (parked.pid)
+		kill_and_reap(parked.pid);
 	free(parked.bps);
 	sc_module_map_free(parked.mods, parked.nmods);
 	free(s);
@@ -328,11 +344,8 @@ void sc_fork_server_stop(struct sc_fork_server *s)
 {
 	if (!s)
 		return;
-	if (s->pid > 0) {
-		kill(s->pid, SIGKILL);
-		while (waitpid(s->pid, NULL, __WALL) < 0 && errno == EINTR)
-			;
-	}
+	if (s->pid > 0)
+		kill_and_reap(s->pid);
 	free(s->prelude);
 	free(s->at_entry.bps);
 	sc_module_map_free(s->at_entry.mods, s->at_entry.nmods);
@@ -371,10 +384,8 @@ pid_t sc_fork_server_fork(struct sc_fork_server *s,
 		if (rc < 0 && rc > -4096)
 			errno = (int)-rc;
 		server_broke(s, "clone");
-		if (child > 0) {
-			kill(child, SIGKILL);
-			waitpid(child, NULL, __WALL);
-		}
+		if (child > 0)
+			kill_and_reap(child);
 		return -1;
 	}
 	/* The copy's first stop (PTRACE_EVENT_STOP: auto-attached). */
@@ -394,8 +405,7 @@ pid_t sc_fork_server_fork(struct sc_fork_server *s,
 	    poke_entry(s, child, false) < 0 ||
 	    ptrace(PTRACE_SETREGS, child, 0, &s->regs) < 0) {
 		server_broke(s, "setting up the copy");
-		kill(child, SIGKILL);
-		waitpid(child, NULL, __WALL);
+		kill_and_reap(child);
 		return -1;
 	}
 	*regs = s->regs;

@@ -15,7 +15,7 @@
 #
 # Environment: top_builddir (default: the current directory), BENCH_RUNS
 # (runs per measurement of a small target, default 400; pigz gets a
-# quarter), BENCH_PROGRAMS (default "c11_threads bounded_buffer pigz";
+# quarter), BENCH_PROGRAMS (default "check_then_act c11_threads bounded_buffer pigz";
 # pigz is skipped when not installed).
 set -euo pipefail
 
@@ -23,7 +23,7 @@ top_builddir=${top_builddir:-$PWD}
 # shellcheck source=tests/bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 N=${BENCH_RUNS:-400}
-PROGRAMS=${BENCH_PROGRAMS:-c11_threads bounded_buffer pigz}
+PROGRAMS=${BENCH_PROGRAMS:-check_then_act c11_threads bounded_buffer pigz}
 
 [ -x "$SCHEDCTL" ] || { echo "runs_per_second.sh: $SCHEDCTL not built" >&2; exit 1; }
 

@@ -37,6 +37,15 @@ for strategy in surw random pct pos urw mix; do
 	tap_is "$fs" "$ex" "$strategy: same failing runs and events with and without the fork server"
 done
 
+# The servers are gone with their jobs, reaped (a server killed in its
+# ptrace stop first reports its exit stop: it was left a zombie of
+# init's, one per job, for seconds after every session).
+cp "$cta" "$SC_BIN/fsrv_probe"
+sc launch -n 20 --seed 77 --keep-going --jobs 2 -- "$SC_BIN/fsrv_probe" \
+	>/dev/null 2>&1
+left=$(ps -eo stat=,comm= | awk '$2 == "fsrv_probe"' | head -3)
+tap_is "$left" "" "no copy or server of the program is left, zombies included, once the launch has returned"
+
 log=$SC_STATE/schedctld.log
 tap_check "the daemon's log says a job started a fork server" \
 	grep -q "fork server ready" "$log"

@@ -50,6 +50,7 @@ tap_is "$(json_get "$SC_TMP/asan.json" 'd["bugs"][0]["location"]')" \
 trace=$(json_get "$SC_TMP/asan.json" 'd["bugs"][0]["trace"]')
 rc=0
 sc replay --json "$trace" >"$SC_TMP/asan.replay.json" 2>/dev/null || rc=$?
+[ "$rc" = 1 ] || tap_diag "replay: $(json_get "$SC_TMP/asan.replay.json" 'd["message"]')"
 tap_is "$rc/$(json_get "$SC_TMP/asan.replay.json" 'd["reproduced"]')" 1/true \
 	"the failing run replays"
 
