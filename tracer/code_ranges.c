@@ -31,9 +31,14 @@ static int add_mapping(const struct sc_map_entry *m, void *arg)
 		     (strncmp(base, "libc.so", 7) == 0 ||
 		      strncmp(base, "libc-", 5) == 0 ||
 		      strncmp(base, "ld-linux", 8) == 0);
+	bool sanitizer = strncmp(base, "libasan.so", 10) == 0 ||
+			 strncmp(base, "libtsan.so", 10) == 0 ||
+			 strncmp(base, "liblsan.so", 10) == 0 ||
+			 strncmp(base, "libubsan.so", 11) == 0 ||
+			 strncmp(base, "libhwasan.so", 12) == 0;
 	c->r[c->n++] = (struct sc_code_range){ m->start, m->end,
 					       !sc_system_library(m->path),
-					       glibc };
+					       glibc, sanitizer };
 	return 0;
 }
 
@@ -83,6 +88,14 @@ bool sc_code_is_own(struct sc_process *p, uint64_t pc)
 	/* Unknown: as before, probe at pc.  Anonymous code (a JIT, the
 	 * vdso): not a library's. */
 	return unknown || !r || r->own;
+}
+
+bool sc_code_is_sanitizer(struct sc_process *p, uint64_t pc)
+{
+	bool unknown;
+	const struct sc_code_range *r = lookup(p, pc, &unknown);
+
+	return r && r->sanitizer;
 }
 
 bool sc_code_is_glibc(struct sc_process *p, uint64_t pc)

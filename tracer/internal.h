@@ -125,8 +125,11 @@ struct sc_code_range {
 	uint64_t start, end;
 	bool own;               /* not a shared object of the system */
 	bool glibc;             /* libc.so.6 or the dynamic loader */
+	bool sanitizer;         /* libasan, libtsan, liblsan, libubsan... */
 };
 
+/* Whether pc is in a sanitizer's runtime library (code_ranges.c). */
+bool sc_code_is_sanitizer(struct sc_process *p, uint64_t pc);
 /* Whether pc is in the program's own code (code_ranges.c). */
 bool sc_code_is_own(struct sc_process *p, uint64_t pc);
 /* Whether pc is in glibc itself (libc.so.6, ld-linux-x86-64.so.2). */

@@ -301,6 +301,16 @@ static void probe_interrupted(struct sc_engine *e, struct sc_thread *t)
 		asleep_in_kernel(e, t);
 		return;
 	}
+	/* Inside a sanitizer's runtime: its report (tens of milliseconds
+	 * symbolising the stacks before the program dies) or its
+	 * allocator, not the program's logic.  A preemption there showed
+	 * nothing about the program, and one in the report's parsing
+	 * loops, whose states repeat, did not replay.  It goes on to its
+	 * next event, checked again at every slice. */
+	if (sc_code_is_sanitizer(t->proc, t->regs.rip)) {
+		sc_resume(t, PTRACE_CONT);
+		return;
+	}
 	if (probe_caller(t))
 		return;
 	if (sc_preempt_plant_bp(t, t->regs.rip) < 0) {
