@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <time.h>
 
@@ -105,6 +106,13 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
 	}
 }
 
+/* Is there a location to print below msg: one that msg does not already
+ * end with ("SIGSEGV ... in T1 at LOC")? */
+static bool location_to_print(const char *msg, const char *loc)
+{
+	return loc && *loc && !(msg && strstr(msg, loc));
+}
+
 static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 {
 	const char *kind = b->kind ? b->kind : "bug";
@@ -116,7 +124,7 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 	    msg[klen + 1] == ' ')
 		msg += klen + 2;
 	printf("\nrun %u: %s: %s\n", b->run, kind, msg);
-	if (b->location && *b->location)
+	if (location_to_print(msg, b->location))
 		printf("  at %s\n", b->location);
 	/* Why a program exited non-zero or aborted is in what it said last;
 	 * a deadlock or a hang stops it mid-sentence, and an assert's message
@@ -336,7 +344,7 @@ void report_replay(const Scctl__ReplayResult *r, bool json)
 			r->message && *r->message ? ": " : "",
 			r->message ? r->message : "");
 	if (!(r->has_diverged_at && r->diverged_at >= 0) && strcmp(v, "pass") &&
-	    r->location && *r->location)
+	    location_to_print(r->message, r->location))
 		fprintf(stderr, "  at %s\n", r->location);
 	if (!(r->has_diverged_at && r->diverged_at >= 0) && strcmp(v, "pass"))
 		report_stacks_text(stderr, r->stacks);

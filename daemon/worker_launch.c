@@ -27,6 +27,7 @@
 #include "search_points.h"
 #include "seeds.h"
 #include "server_stdio.h"
+#include "gtest_report.h"
 #include "jobs.h"
 #include "session_dir.h"
 #include "stdin_file.h"
@@ -706,6 +707,7 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
 	sc_describe_panic(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
 	sc_describe_sanitizer(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_gtest(res, f->out, msg, sizeof(msg), loc, sizeof(loc));
 	if (!L->strategy->create)
 		sc_strf(replay, sizeof(replay), "not replayable (native run)");
 	else if (!trace_kept)

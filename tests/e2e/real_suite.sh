@@ -150,8 +150,25 @@ if [ -f /usr/include/gtest/gtest.h ]; then
 		tap_not_ok "gtest_threads builds against libgtest-dev"
 		tap_diag_file "$SC_TMP/gtest.err" 5
 	fi
+	# A failing test is reported by its failure, which GoogleTest prints
+	# on stdout: the test, the expectation and its line.
+	race_line=$(grep -n 'EXPECT_GE(balance' "$SRC/tests/targets/gtest_race.cc" | cut -d: -f1)
+	if g++ -std=c++17 -O1 -g -o "$SC_BIN/gtest_race" \
+		"$SRC/tests/targets/gtest_race.cc" -lgtest -lgtest_main -pthread \
+		2>"$SC_TMP/gtest_race.err"; then
+		rc=0
+		sc launch --json -n 200 --seed 1 -- "$SC_BIN/gtest_race" \
+			>"$SC_TMP/gtest_race.json" 2>/dev/null || rc=$?
+		tap_is "$rc/$(json_get "$SC_TMP/gtest_race.json" 'd["bugs"][0]["message"]')/$(json_get "$SC_TMP/gtest_race.json" 'd["bugs"][0]["location"]')" \
+			"1/Bank.Withdraw failed: Expected: (balance) >= (0), actual: -60 vs 0; overdrawn/$SRC/tests/targets/gtest_race.cc:$race_line" \
+			"gtest_race: the failing test is reported by its expectation and line"
+	else
+		tap_not_ok "gtest_race builds against libgtest-dev"
+		tap_diag_file "$SC_TMP/gtest_race.err" 5
+	fi
 else
 	skip4 gtest_threads "no /usr/include/gtest/gtest.h (Debian package libgtest-dev)"
+	tap_skip "gtest_race: the failing test is reported" "no libgtest-dev"
 fi
 
 if [ -x "$RUSTC" ]; then

@@ -1,10 +1,12 @@
 /* test_sanitizer_report.c - the first report of AddressSanitizer,
  * ThreadSanitizer and UBSan output (as GCC 12's runtimes print them)
  * becomes the bug's message and location: what and where, not the
- * shadow-byte legend at the end of stderr. */
+ * shadow-byte legend at the end of stderr; so does the first failure a
+ * GoogleTest binary prints on stdout. */
 #include <stdio.h>
 #include <string.h>
 
+#include "gtest_report.h"
 #include "sanitizer_report.h"
 #include "tap.h"
 
@@ -41,6 +43,17 @@ static const char tsan[] =
 	"  Previous read of size 4 at 0x55f1c3a4c014 by thread T1:\n"
 	"    #0 worker /src/counter.c:12:13 (counter+0x12c3)\n";
 
+static const char gtest[] =
+	"[==========] Running 2 tests from 1 test suite.\n"
+	"[ RUN      ] Bank.Deposit\n"
+	"[       OK ] Bank.Deposit (0 ms)\n"
+	"[ RUN      ] Bank.Withdraw\n"
+	"/src/bank_test.cc:20: Failure\n"
+	"Expected: (balance) >= (0), actual: -60 vs 0\n"
+	"overdrawn\n"
+	"[  FAILED  ] Bank.Withdraw (0 ms)\n"
+	"[  FAILED  ] 1 test, listed below:\n";
+
 static const char ubsan[] =
 	"/src/ovf.c:9:11: runtime error: signed integer overflow: 2147483647 "
 	"+ 1 cannot be represented in type 'int'\n";
@@ -49,7 +62,7 @@ int main(void)
 {
 	char msg[1024], loc[256];
 
-	plan(9);
+	plan(11);
 	ok(sc_parse_sanitizer(asan, msg, sizeof(msg), loc, sizeof(loc)),
 	   "an AddressSanitizer report is found behind program output");
 	is_str(msg, "AddressSanitizer: heap-use-after-free on address "
@@ -74,5 +87,12 @@ int main(void)
 	ok(!sc_parse_sanitizer("Assertion failed\nnothing else\n", msg,
 			       sizeof(msg), loc, sizeof(loc)),
 	   "no report: nothing found");
+	ok(sc_parse_gtest(gtest, msg, sizeof(msg), loc, sizeof(loc)),
+	   "a GoogleTest failure is found on stdout");
+	ok(strcmp(msg, "Bank.Withdraw failed: Expected: (balance) >= (0), "
+		  "actual: -60 vs 0; overdrawn") == 0 &&
+	   strcmp(loc, "/src/bank_test.cc:20") == 0,
+	   "its test, expectation and message, at its line (got: %s at %s)",
+	   msg, loc);
 	return done_testing();
 }

@@ -1,0 +1,104 @@
+/* gtest_report.c - bug messages from GoogleTest failures
+ * (gtest_report.h). */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gtest_report.h"
+
+#define HEAD_BYTES (64 * 1024)
+#define DETAIL_LINES 4
+
+static size_t line_len(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+	return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+static const char *next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+	return nl ? nl + 1 : NULL;
+}
+
+/* "FILE:LINE: Failure" (also "FILE(LINE): error: ..." is not gtest on
+ * Linux): the length of "FILE:LINE", or 0. */
+static size_t failure_head(const char *line, size_t len)
+{
+	static const char tail[] = ": Failure";
+	size_t tl = sizeof(tail) - 1;
+
+	if (len <= tl || memcmp(line + len - tl, tail, tl) != 0)
+		return 0;
+	size_t end = len - tl;
+	size_t i = end;
+	while (i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9')
+		i--;
+	if (i == end || i < 2 || line[i - 1] != ':')
+		return 0;
+	return end;
+}
+
+bool sc_parse_gtest(const char *text, char *msg, size_t msglen, char *loc,
+		    size_t loclen)
+{
+	static const char run[] = "[ RUN      ] ";
+	char test[256] = "";
+
+	for (const char *line = text; line && *line; line = next_line(line)) {
+		size_t len = line_len(line);
+		if (len > sizeof(run) - 1 &&
+		    strncmp(line, run, sizeof(run) - 1) == 0) {
+			snprintf(test, sizeof(test), "%.*s",
+				 (int)(len - (sizeof(run) - 1)),
+				 line + sizeof(run) - 1);
+			continue;
+		}
+		size_t head = failure_head(line, len);
+		if (!head)
+			continue;
+		snprintf(loc, loclen, "%.*s", (int)head, line);
+		int used = snprintf(msg, msglen, "%s%sfailed:",
+				    test[0] ? test : "", test[0] ? " " : "");
+		int n = 0;
+		for (const char *d = next_line(line);
+		     d && *d && n < DETAIL_LINES && used > 0 &&
+		     (size_t)used < msglen; d = next_line(d), n++) {
+			size_t dl = line_len(d);
+			const char *s = d + strspn(d, " ");
+			size_t sl = dl - (size_t)(s - d);
+			if (!sl || *s == '[' || failure_head(d, dl))
+				break;
+			used += snprintf(msg + used, msglen - (size_t)used,
+					 "%s %.*s", n ? ";" : "", (int)sl, s);
+		}
+		return true;
+	}
+	return false;
+}
+
+void sc_describe_gtest(const struct sc_run_result *r, const char *path,
+		       char *msg, size_t msglen, char *loc, size_t loclen)
+{
+	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != 1)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char *buf = malloc(HEAD_BYTES + 1);
+	ssize_t n = buf ? pread(fd, buf, HEAD_BYTES, 0) : -1;
+	close(fd);
+	if (n > 0) {
+		char m[2048], l[512];
+		buf[n] = '\0';
+		if (sc_parse_gtest(buf, m, sizeof(m), l, sizeof(l))) {
+			snprintf(msg, msglen, "%s", m);
+			snprintf(loc, loclen, "%s", l);
+		}
+	}
+	free(buf);
+}
