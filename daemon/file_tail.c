@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,4 +59,35 @@ void sc_file_tail(const char *path, unsigned maxlines, char *buf, size_t len)
 			begin = p + 1;
 	}
 	snprintf(buf, len, "%s", begin);
+}
+
+char *sc_file_head(const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf = NULL;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	buf = malloc(max + 1);
+	n = buf ? pread(fd, buf, max, 0) : -1;
+	close(fd);
+	if (n <= 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+size_t sc_line_len(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+	return nl ? (size_t)(nl - p) : strlen(p);
+}
+
+const char *sc_next_line(const char *p)
+{
+	const char *nl = strchr(p, '\n');
+	return nl ? nl + 1 : NULL;
 }

@@ -8,22 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_tail.h"
 #include "gtest_report.h"
 
 #define HEAD_BYTES (64 * 1024)
 #define DETAIL_LINES 4
-
-static size_t line_len(const char *p)
-{
-	const char *nl = strchr(p, '\n');
-	return nl ? (size_t)(nl - p) : strlen(p);
-}
-
-static const char *next_line(const char *p)
-{
-	const char *nl = strchr(p, '\n');
-	return nl ? nl + 1 : NULL;
-}
 
 /* "FILE:LINE: Failure" (also "FILE(LINE): error: ..." is not gtest on
  * Linux): the length of "FILE:LINE", or 0. */
@@ -49,8 +38,8 @@ bool sc_parse_gtest(const char *text, char *msg, size_t msglen, char *loc,
 	static const char run[] = "[ RUN      ] ";
 	char test[256] = "";
 
-	for (const char *line = text; line && *line; line = next_line(line)) {
-		size_t len = line_len(line);
+	for (const char *line = text; line && *line; line = sc_next_line(line)) {
+		size_t len = sc_line_len(line);
 		if (len > sizeof(run) - 1 &&
 		    strncmp(line, run, sizeof(run) - 1) == 0) {
 			snprintf(test, sizeof(test), "%.*s",
@@ -65,10 +54,10 @@ bool sc_parse_gtest(const char *text, char *msg, size_t msglen, char *loc,
 		int used = snprintf(msg, msglen, "%s%sfailed:",
 				    test[0] ? test : "", test[0] ? " " : "");
 		int n = 0;
-		for (const char *d = next_line(line);
+		for (const char *d = sc_next_line(line);
 		     d && *d && n < DETAIL_LINES && used > 0 &&
-		     (size_t)used < msglen; d = next_line(d), n++) {
-			size_t dl = line_len(d);
+		     (size_t)used < msglen; d = sc_next_line(d), n++) {
+			size_t dl = sc_line_len(d);
 			const char *s = d + strspn(d, " ");
 			size_t sl = dl - (size_t)(s - d);
 			if (!sl || *s == '[' || failure_head(d, dl))
@@ -86,15 +75,10 @@ void sc_describe_gtest(const struct sc_run_result *r, const char *path,
 {
 	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != 1)
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	char *buf = malloc(HEAD_BYTES + 1);
-	ssize_t n = buf ? pread(fd, buf, HEAD_BYTES, 0) : -1;
-	close(fd);
-	if (n > 0) {
+	char *buf = sc_file_head(path, HEAD_BYTES);
+
+	if (buf) {
 		char m[2048], l[512];
-		buf[n] = '\0';
 		if (sc_parse_gtest(buf, m, sizeof(m), l, sizeof(l))) {
 			snprintf(msg, msglen, "%s", m);
 			snprintf(loc, loclen, "%s", l);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_tail.h"
 #include "panic_parse.h"
 
 /* Rust's exit status after an uncaught panic. */
@@ -79,17 +80,10 @@ void sc_describe_panic(const struct sc_run_result *r, const char *path,
 {
 	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != RUST_PANIC_STATUS)
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	char *buf = sc_file_head(path, HEAD_BYTES);
+	if (!buf)
 		return;
-	char *buf = malloc(HEAD_BYTES + 1);
-	ssize_t n = buf ? pread(fd, buf, HEAD_BYTES, 0) : -1;
-	close(fd);
-	if (n <= 0) {
-		free(buf);
-		return;
-	}
-	buf[n] = '\0';
+	size_t n = strlen(buf);
 	for (char *line = buf; line && *line;) {
 		char *nl = strchr(line, '\n'), *next = NULL;
 		if (nl) {

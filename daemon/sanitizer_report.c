@@ -8,23 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_tail.h"
 #include "sanitizer_report.h"
 
 #define HEAD_BYTES (64 * 1024)
 
 /* The length of the line at p (up to '\n' or the end). */
-static size_t line_len(const char *p)
-{
-	const char *nl = strchr(p, '\n');
-	return nl ? (size_t)(nl - p) : strlen(p);
-}
-
-static const char *next_line(const char *p)
-{
-	const char *nl = strchr(p, '\n');
-	return nl ? nl + 1 : NULL;
-}
-
 /* Where the report of a line starts ("AddressSanitizer: ...", after
  * "ERROR: " or "WARNING: "; for UBSan the whole "FILE:LINE:COL: runtime
  * error: ..." line), or NULL. */
@@ -106,8 +95,8 @@ static bool frame_location(const char *line, size_t len, char *loc,
 bool sc_parse_sanitizer(const char *text, char *msg, size_t msglen,
 			char *loc, size_t loclen)
 {
-	for (const char *line = text; line && *line; line = next_line(line)) {
-		size_t len = line_len(line);
+	for (const char *line = text; line && *line; line = sc_next_line(line)) {
+		size_t len = sc_line_len(line);
 		bool ubsan;
 		const char *start = report_start(line, len, &ubsan);
 		if (!start)
@@ -132,10 +121,10 @@ bool sc_parse_sanitizer(const char *text, char *msg, size_t msglen,
 		int used = snprintf(msg, msglen, "%.*s", (int)n, start);
 		/* The access: "WRITE of size 4 at 0x... thread T0", TSan's
 		 * "  Write of size 4 at 0x... by thread T1:" */
-		const char *access = next_line(line);
+		const char *access = sc_next_line(line);
 		if (access && used > 0 && (size_t)used < msglen) {
 			const char *a = access + strspn(access, " ");
-			size_t alen = line_len(a);
+			size_t alen = sc_line_len(a);
 			if (strncasecmp(a, "READ of size", 12) == 0 ||
 			    strncasecmp(a, "WRITE of size", 13) == 0 ||
 			    strncmp(a, "Atomic ", 7) == 0) {
@@ -150,8 +139,8 @@ bool sc_parse_sanitizer(const char *text, char *msg, size_t msglen,
 		loc[0] = '\0';
 		bool in_stack = false;
 		int seen = 0;
-		for (const char *f = next_line(line); f && *f && seen < 24;
-		     f = next_line(f), seen++) {
+		for (const char *f = sc_next_line(line); f && *f && seen < 24;
+		     f = sc_next_line(f), seen++) {
 			const char *s = f + strspn(f, " \t");
 			if (*s != '#') {
 				if (in_stack)
@@ -159,7 +148,7 @@ bool sc_parse_sanitizer(const char *text, char *msg, size_t msglen,
 				continue;
 			}
 			in_stack = true;
-			if (frame_location(f, line_len(f), loc, loclen))
+			if (frame_location(f, sc_line_len(f), loc, loclen))
 				break;
 		}
 		return true;
@@ -172,15 +161,10 @@ void sc_describe_sanitizer(const struct sc_run_result *r, const char *path,
 {
 	if (r->verdict != SC_VERDICT_EXIT && r->verdict != SC_VERDICT_ASSERT)
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	char *buf = malloc(HEAD_BYTES + 1);
-	ssize_t n = buf ? pread(fd, buf, HEAD_BYTES, 0) : -1;
-	close(fd);
-	if (n > 0) {
+	char *buf = sc_file_head(path, HEAD_BYTES);
+
+	if (buf) {
 		char m[2048], l[512];
-		buf[n] = '\0';
 		if (sc_parse_sanitizer(buf, m, sizeof(m), l, sizeof(l))) {
 			snprintf(msg, msglen, "%s", m);
 			if (l[0])
