@@ -190,8 +190,12 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 			e->pc, e->preempt_flags & SC_PREEMPT_SPIN ? "a spin loop"
 			: "a long computation", what);
 	else
-		diverge(c, s, "step %" PRIu64 ": T%u was to %s, but it %s", s,
-			e->thread, want, what);
+		diverge(c, s, "step %" PRIu64 ": T%u was to %s, but it %s%s", s,
+			e->thread, want, what,
+			tv && tv->state == SC_TS_READY && tv->next.kind != e->kind
+			? " (it took another path than when recorded: did "
+			  "something it reads change since, a file, a "
+			  "directory's listing, the program itself?)" : "");
 	return SC_PICK_ABORT;
 }
 

@@ -137,7 +137,10 @@ static void test_divergences(void)
 
 	expect_divergence(SC_TS_READY, SC_EV_COND_WAIT, 0x300,
 			  "step 0: T0 was to mutex_lock 0x100, but it is "
-			  "about to cond_wait 0x300", "other event");
+			  "about to cond_wait 0x300 (it took another path "
+			  "than when recorded: did something it reads change "
+			  "since, a file, a directory's listing, the program "
+			  "itself?)", "other event");
 	expect_divergence(SC_TS_BLOCKED, SC_EV_FUTEX_WAIT, 0x400,
 			  "step 0: T0 was to mutex_lock 0x100, but it is "
 			  "blocked in futex_wait 0x400", "blocked thread");
