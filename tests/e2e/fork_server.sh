@@ -3,17 +3,25 @@
 # program stopped at its entry point) are the runs an exec would start:
 # the same failing runs and events for the same seed with every strategy,
 # their own output and input, traces that replay either way, nothing left
-# behind.  The daemon of sc_exec() has SCHEDCTL_FORK_SERVER=0.
+# behind.  The daemon of sc_exec() has SCHEDCTL_FORK_SERVER=0 in its
+# environment (only it: the programs get the same environment).
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
 sc_setup
 
-EXEC_SOCKET=$SC_TMP/exec.sock
-EXEC_STATE=$SC_TMP/exec-state
+# As long as the first daemon's socket and state paths: the CLI passes
+# them to the programs in their environment, whose length shifts the
+# stack (compared below).
+EXEC_SOCKET=$SC_TMP/execdaemo.sock
+EXEC_STATE=$SC_TMP/exect
+SCHEDCTL_FORK_SERVER=0 "$SCHEDCTLD" --socket "$EXEC_SOCKET" \
+	--state-dir "$EXEC_STATE" --idle-exit 600 ||
+	tap_bail "cannot start a daemon on $EXEC_SOCKET"
 sc_exec() {
-	SCHEDCTL_FORK_SERVER=0 SC_SOCKET=$EXEC_SOCKET SC_STATE=$EXEC_STATE \
-		sc "$@"
+	# Locals, not a prefix: that would export them to the programs.
+	local SC_SOCKET=$EXEC_SOCKET SC_STATE=$EXEC_STATE
+	sc "$@"
 }
 
 # The failing runs of a session's JSON, then its event count.
@@ -53,6 +61,41 @@ tap_check "and never that one could not serve" \
 	bash -c "! grep -E 'no fork server|fork server failed' '$log'"
 tap_check "the daemon without one says runs start by exec" \
 	bash -c "! grep -q 'fork server ready' '$EXEC_STATE/schedctld.log'"
+
+# The copy is the process an exec makes: the same stack, heap and
+# library addresses (the program prints them), the same pid-independent
+# view of itself.
+cat >"$SC_TMP/layout.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+extern char **environ;
+int main(int argc, char **argv)
+{
+	int local = 0;
+	void *heap = malloc(100);
+	printf("stack %p argv %p env %p heap %p libc %p random %p cwd %s\n",
+	       (void *)&local, (void *)argv, (void *)environ[0], heap,
+	       (void *)&printf, (void *)getauxval(AT_RANDOM),
+	       getcwd(NULL, 0));
+	return argc > 1;
+}
+C
+if gcc -O0 -o "$SC_BIN/layout" "$SC_TMP/layout.c" 2>/dev/null; then
+	sc launch --json -n 2 --keep-traces all -- "$SC_BIN/layout" \
+		>"$SC_TMP/layout.fs.json" 2>/dev/null
+	sc_exec launch --json -n 2 --keep-traces all -- "$SC_BIN/layout" \
+		>"$SC_TMP/layout.ex.json" 2>/dev/null
+	fs_out=$(cat "$(json_get "$SC_TMP/layout.fs.json" 'd["out_dir"]')/run-000002.out")
+	ex_out=$(cat "$(json_get "$SC_TMP/layout.ex.json" 'd["out_dir"]')/run-000002.out")
+	tap_diag "layout: $fs_out"
+	tap_check "the program prints its addresses" test -n "$fs_out"
+	tap_is "$fs_out" "$ex_out" "a copy's addresses are an exec'd run's"
+else
+	tap_skip "the program prints its addresses" "gcc cannot build here"
+	tap_skip "a copy's addresses are an exec'd run's" "gcc cannot build here"
+fi
 
 # A trace recorded from the fork server replays (started by exec), and so
 # does one recorded by exec.
