@@ -1295,7 +1295,8 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	L->conn = fd;
 	L->cpu = cpu;
 	if (sc_pilot_init(&L->pilot, &L->learnt, L->runs,
-			  !L->strategy->create || L->strategy->done) < 0)
+			  !L->strategy->create || L->strategy->done ||
+			  L->strategy->stateless) < 0)
 		sc_strf(L->fatal, sizeof(L->fatal), "out of memory");
 	sc_race_pilot_init(&L->race_pilot, L->runs);
 	if (L->race)

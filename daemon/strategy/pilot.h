@@ -20,7 +20,9 @@
  *     Each job pays at most P runs for the pilot, once.
  *
  * A systematic search (chess, strategy->done) is exempt: it runs in one
- * job, sees every run and keeps learning from all of them.
+ * job, sees every run and keeps learning from all of them.  So is a
+ * strategy that learns nothing (random, pos, pos-rw: strategy->stateless):
+ * its jobs run no silent pilot runs.
  *
  * Why P = 10: what the strategies learn saturates within a few runs of a
  * test (the most contested points of a run, the threads, the shared

@@ -11,6 +11,7 @@ static const struct sc_strategy strategies[] = {
 		.summary = "uniform random walk over the enabled threads",
 		.create = sc_random_create,
 		.destroy = sc_random_destroy,
+		.stateless = true,
 	},
 	{
 		.name = "pct",
@@ -25,12 +26,14 @@ static const struct sc_strategy strategies[] = {
 		.summary = "POS: random event priorities, re-drawn for racing events",
 		.create = sc_pos_create,
 		.destroy = sc_pos_destroy,
+		.stateless = true,
 	},
 	{
 		.name = "pos-rw",
 		.summary = "POS*: like pos, but two reads do not race",
 		.create = sc_pos_rw_create,
 		.destroy = sc_pos_destroy,
+		.stateless = true,
 	},
 	{
 		.name = "noise",

@@ -131,6 +131,9 @@ struct sc_strategy {
 	 * left to explore (the launch stops).  A search runs in one job and
 	 * cannot be sharded. */
 	bool (*done)(const struct sc_strategy_session *s);
+	/* create() ignores the session: nothing is learnt, so a job does
+	 * not run the pilot runs of the others (pilot.h) for it. */
+	bool stateless;
 };
 
 /* The strategy called name, or NULL. */
