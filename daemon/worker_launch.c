@@ -19,6 +19,7 @@
 
 #include "analysis.h"
 #include "assert_parse.h"
+#include "gtest_report.h"
 #include "log.h"
 #include "panic_parse.h"
 #include "reply.h"
@@ -27,7 +28,6 @@
 #include "search_points.h"
 #include "seeds.h"
 #include "server_stdio.h"
-#include "gtest_report.h"
 #include "jobs.h"
 #include "session_dir.h"
 #include "stdin_file.h"
@@ -364,12 +364,18 @@ struct run_files {
 	char trace[PATH_MAX + 32], out[PATH_MAX + 32], err[PATH_MAX + 32];
 };
 
-/* Are run r's stdout and stderr kept: --keep-traces all, the session's
- * first run (a sample), a failure? */
+/* Run r is the session's sample (its first run), whose files are kept
+ * like a failing run's. */
+static bool sample_run(const struct launch *L, uint32_t r)
+{
+	return r == (L->nplan ? L->plan[0] : 1);
+}
+
+/* Are run r's stdout and stderr kept: --keep-traces all, the sample, a
+ * failure? */
 static bool output_kept(const struct launch *L, uint32_t r, bool failing)
 {
-	return L->keep == KEEP_ALL || failing ||
-	       r == (L->nplan ? L->plan[0] : 1);
+	return L->keep == KEEP_ALL || failing || sample_run(L, r);
 }
 
 /* Should run r start from the job's fork server?  Not a native run (no
@@ -754,7 +760,7 @@ static void free_bug(Scctl__Bug *b)
 static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 			const struct run_files *f)
 {
-	bool sample = r == (L->nplan ? L->plan[0] : 1) || failing;
+	bool sample = sample_run(L, r) || failing;
 	bool keep_trace = L->strategy->create &&
 			  (L->keep == KEEP_ALL ||
 			   (L->keep == KEEP_FAILING && sample));

@@ -349,24 +349,32 @@ void sc_engine_loop(struct sc_engine *e)
 	}
 }
 
+/* The run's main process and its first thread, T0; NULL when out of
+ * memory. */
+static struct sc_thread *new_main_thread(struct sc_engine *e, pid_t pid)
+{
+	e->main_pid = pid;
+	e->main_proc = sc_process_new(e, pid, true);
+	return e->main_proc ? sc_thread_new(e, pid, e->main_proc) : NULL;
+}
+
 /* Start the run by exec: T0 runs the pre-exec code until its execve
  * seccomp stop. */
 static int start_exec(struct sc_engine *e, const char *path)
 {
 	struct sc_run_result *res = e->res;
 
-	e->main_pid = sc_spawn_traced(e, path);
-	if (e->main_pid < 0) {
+	pid_t pid = sc_spawn_traced(e, path);
+
+	if (pid < 0) {
+		e->main_pid = pid;
 		res->verdict = SC_VERDICT_ERROR;
 		snprintf(res->message, sizeof(res->message),
 			 "cannot start %s under ptrace: %s", e->cfg->argv[0],
 			 strerror(errno));
 		return -1;
 	}
-	e->main_proc = sc_process_new(e, e->main_pid, true);
-	struct sc_thread *t0 = e->main_proc ? sc_thread_new(e, e->main_pid,
-							    e->main_proc)
-					    : NULL;
+	struct sc_thread *t0 = new_main_thread(e, pid);
 	if (!t0) {
 		res->verdict = SC_VERDICT_ERROR;
 		snprintf(res->message, sizeof(res->message), "out of memory");
@@ -392,10 +400,7 @@ static int start_forked(struct sc_engine *e)
 	if (pid < 0)
 		return 1;
 	e->forked = true;
-	e->main_pid = pid;
-	e->main_proc = sc_process_new(e, pid, true);
-	struct sc_thread *t0 = e->main_proc ? sc_thread_new(e, pid, e->main_proc)
-					    : NULL;
+	struct sc_thread *t0 = new_main_thread(e, pid);
 	if (!t0 || sc_mem_open(e->main_proc) < 0) {
 		e->res->verdict = SC_VERDICT_ERROR;
 		snprintf(e->res->message, sizeof(e->res->message),

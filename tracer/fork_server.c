@@ -54,18 +54,17 @@ struct prelude_event {
 };
 
 struct sc_fork_server {
-	pid_t pid;                      /* parked at entry, stopped */
 	/* What glibc's fork() sets up in its child and a raw clone does
 	 * not: the thread's cached tid (set_tid_address(2): its address,
 	 * which CLONE_CHILD_SETTID fills and CLONE_CHILD_CLEARTID clears)
 	 * and its robust futex list (set_robust_list(2)).  0: none. */
 	uint64_t tid_address, robust_head, robust_len;
-	uint64_t entry;
 	uint64_t entry_word;            /* the 8 bytes at entry, unpatched */
-	struct user_regs_struct regs;   /* at entry */
 	struct prelude_event *prelude;
 	size_t nprelude;
-	struct sc_parked at_entry;      /* its breakpoints and modules */
+	/* Its process, stopped at the entry: pid, registers, breakpoints
+	 * and modules. */
+	struct sc_parked parked;
 	bool broken;
 	char why[256];
 };
@@ -183,7 +182,7 @@ static bool is_trap(int status)
 static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
 		   const uint64_t a[4], pid_t *forked)
 {
-	struct user_regs_struct r = s->regs;
+	struct user_regs_struct r = s->parked.regs;
 	int status;
 
 	r.rax = (unsigned long long)nr;
@@ -193,7 +192,7 @@ static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
 	r.rdx = a[2];
 	r.r10 = a[3];
 	r.r8 = r.r9 = 0;
-	r.rip = s->entry;
+	r.rip = s->parked.entry;
 	if (ptrace(PTRACE_SETREGS, pid, 0, &r) < 0 ||
 	    ptrace(PTRACE_CONT, pid, 0, 0) < 0)
 		return -1;
@@ -218,7 +217,7 @@ static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
 			goto fail;
 		if (ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
 			return -1;
-		if (r.rip != s->entry + 3)
+		if (r.rip != s->parked.entry + 3)
 			goto fail;
 		return (long)r.rax;
 	}
@@ -236,7 +235,7 @@ static int poke_entry(const struct sc_fork_server *s, pid_t pid, bool patch)
 		w &= ~(uint64_t)0xffffff;
 		w |= 0xcc050fu;         /* syscall (0f 05); int3 (cc) */
 	}
-	return ptrace(PTRACE_POKEDATA, pid, (void *)s->entry, (void *)w) < 0
+	return ptrace(PTRACE_POKEDATA, pid, (void *)s->parked.entry, (void *)w) < 0
 	       ? -1 : 0;
 }
 
@@ -245,26 +244,38 @@ static int poke_entry(const struct sc_fork_server *s, pid_t pid, bool patch)
  * robust list (asked of the kernel). */
 static int thread_setup(struct sc_fork_server *s)
 {
-	uint64_t scratch = (s->regs.rsp - 1024) & ~(uint64_t)7, saved, addr;
+	uint64_t scratch = (s->parked.regs.rsp - 1024) & ~(uint64_t)7, saved, addr;
 	uint64_t args[4] = { PR_GET_TID_ADDRESS, scratch, 0, 0 };
 	size_t len = 0;
 	void *head = NULL;
 
 	errno = 0;
-	saved = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid, (void *)scratch, 0);
-	if (errno || inject(s, s->pid, SYS_prctl, args, NULL) != 0)
+	saved = (uint64_t)ptrace(PTRACE_PEEKDATA, s->parked.pid, (void *)scratch, 0);
+	if (errno || inject(s, s->parked.pid, SYS_prctl, args, NULL) != 0)
 		return -1;
 	errno = 0;
-	addr = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid, (void *)scratch, 0);
-	if (errno || ptrace(PTRACE_POKEDATA, s->pid, (void *)scratch,
+	addr = (uint64_t)ptrace(PTRACE_PEEKDATA, s->parked.pid, (void *)scratch, 0);
+	if (errno || ptrace(PTRACE_POKEDATA, s->parked.pid, (void *)scratch,
 			    (void *)saved) < 0)
 		return -1;
 	s->tid_address = addr;
-	if (syscall(SYS_get_robust_list, s->pid, &head, &len) == 0) {
+	if (syscall(SYS_get_robust_list, s->parked.pid, &head, &len) == 0) {
 		s->robust_head = (uint64_t)(uintptr_t)head;
 		s->robust_len = len;
 	}
 	return 0;
+}
+
+/* What a parked process's record holds besides the process. */
+static void parked_free(struct sc_parked *p)
+{
+	free(p->bps);
+	if (p->mods)
+		sc_module_map_free(p->mods, p->nmods);
+	p->bps = NULL;
+	p->nbps = 0;
+	p->mods = NULL;
+	p->nmods = 0;
 }
 
 struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
@@ -302,16 +313,15 @@ struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
 		snprintf(why, len, "out of memory");
 		goto out;
 	}
-	s->pid = parked.pid;
-	s->entry = parked.entry;
-	s->regs = parked.regs;
-	s->at_entry = parked;
+	s->parked = parked;             /* the server's now */
 	parked.bps = NULL;
+	parked.nbps = 0;
 	parked.mods = NULL;
+	parked.nmods = 0;
 	errno = 0;
-	s->entry_word = (uint64_t)ptrace(PTRACE_PEEKDATA, s->pid,
-					 (void *)s->entry, 0);
-	if (errno || poke_entry(s, s->pid, true) < 0) {
+	s->entry_word = (uint64_t)ptrace(PTRACE_PEEKDATA, s->parked.pid,
+					 (void *)s->parked.entry, 0);
+	if (errno || poke_entry(s, s->parked.pid, true) < 0) {
 		snprintf(why, len, "cannot patch the entry point: %s",
 			 strerror(errno ? errno : EIO));
 		goto out;
@@ -326,14 +336,11 @@ struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
 	free(res);
 	return s;
 out:
-	if (s) {
-		free(s->at_entry.bps);
-		sc_module_map_free(s->at_entry.mods, s->at_entry.nmods);
-	}
+	if (s)
+		parked_free(&s->parked);
 	if (parked.pid)
 		kill_and_reap(parked.pid);
-	free(parked.bps);
-	sc_module_map_free(parked.mods, parked.nmods);
+	parked_free(&parked);
 	free(s);
 	free(rec.ev);
 	free(res);
@@ -344,11 +351,10 @@ void sc_fork_server_stop(struct sc_fork_server *s)
 {
 	if (!s)
 		return;
-	if (s->pid > 0)
-		kill_and_reap(s->pid);
+	if (s->parked.pid > 0)
+		kill_and_reap(s->parked.pid);
 	free(s->prelude);
-	free(s->at_entry.bps);
-	sc_module_map_free(s->at_entry.mods, s->at_entry.nmods);
+	parked_free(&s->parked);
 	free(s);
 }
 
@@ -379,7 +385,7 @@ pid_t sc_fork_server_fork(struct sc_fork_server *s,
 		flags |= CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID;
 	uint64_t clone_args[4] = { flags, 0, 0, s->tid_address };
 	errno = 0;
-	long rc = inject(s, s->pid, SYS_clone, clone_args, &child);
+	long rc = inject(s, s->parked.pid, SYS_clone, clone_args, &child);
 	if (rc <= 0 || child <= 0 || rc != child) {
 		if (rc < 0 && rc > -4096)
 			errno = (int)-rc;
@@ -403,12 +409,12 @@ pid_t sc_fork_server_fork(struct sc_fork_server *s,
 	    (s->robust_head &&
 	     inject(s, child, SYS_set_robust_list, robust, NULL) != 0) ||
 	    poke_entry(s, child, false) < 0 ||
-	    ptrace(PTRACE_SETREGS, child, 0, &s->regs) < 0) {
+	    ptrace(PTRACE_SETREGS, child, 0, &s->parked.regs) < 0) {
 		server_broke(s, "setting up the copy");
 		kill_and_reap(child);
 		return -1;
 	}
-	*regs = s->regs;
+	*regs = s->parked.regs;
 	return child;
 }
 
@@ -520,7 +526,7 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p)
 {
 	const struct sc_fork_server *s = e->cfg->fork_server;
-	const struct sc_parked *a = &s->at_entry;
+	const struct sc_parked *a = &s->parked;
 
 	if (a->vclock != e->cfg->vclock || p->nbps)
 		return -1;
