@@ -62,6 +62,9 @@ int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
 	return 0;
 }
 
+#define REMOVED_KEPT (sizeof(((struct sc_process *)0)->removed_bps) / \
+		      sizeof(uint64_t))
+
 int sc_bp_remove(struct sc_process *p, uint64_t addr)
 {
 	size_t i = bp_lower_bound(p, addr);
@@ -72,7 +75,35 @@ int sc_bp_remove(struct sc_process *p, uint64_t addr)
 		sc_mem_write(p, addr, &p->bps[i].orig, 1);
 	memmove(&p->bps[i], &p->bps[i + 1], (p->nbps - i - 1) * sizeof(*p->bps));
 	p->nbps--;
+	p->removed_bps[p->nremoved++ % REMOVED_KEPT] = addr;
 	return 0;
+}
+
+/* t stopped with a SIGTRAP that no breakpoint explains: did it execute
+ * the int3 of one removed since (a probe given up while its thread ran,
+ * the trap reported after the removal)?  Then it is put back on that
+ * instruction, which now holds its own byte again, to run it: the
+ * trap was ours, never the program's signal.  An int3 of the program
+ * itself is still in memory, and a SIGTRAP sent by kill() has another
+ * si_code. */
+bool sc_bp_stale_trap(struct sc_thread *t)
+{
+	struct sc_process *p = t->proc;
+	uint64_t addr = t->regs.rip - 1;
+	siginfo_t si;
+	uint8_t byte;
+
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0 ||
+	    si.si_code != SI_KERNEL ||
+	    sc_mem_read(p, addr, &byte, 1) < 0 || byte == INT3)
+		return false;
+	for (size_t i = 0; i < REMOVED_KEPT && i < p->nremoved; i++)
+		if (p->removed_bps[i] == addr) {
+			t->regs.rip = addr;
+			t->regs_dirty = true;
+			return true;
+		}
+	return false;
 }
 
 void sc_bp_remove_mem(struct sc_process *p)

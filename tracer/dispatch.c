@@ -39,6 +39,11 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->cpu_at_resume_ns = 0;          /* read at the first look */
 	t->cpu_at_check_ns = 0;
 	t->slice_budget_ns = (uint64_t)slice * 1000u;
+	/* Its CPU time counts from here, not from the engine's first look
+	 * at it: on a busy machine that look can come tens of milliseconds
+	 * late, and a computation ended before its budget was seen used. */
+	if (!(pol && pol->no_slices) && sc_other_can_run(e, t))
+		t->cpu_at_resume_ns = sc_process_cpu_ns(t->proc->pid);
 	t->probe = PROBE_NONE;
 	t->released = request == PTRACE_SYSCALL;
 	t->released_quick = t->released;
@@ -243,6 +248,10 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 		struct sc_breakpoint *bp = sc_bp_find(t->proc, t->regs.rip - 1);
 		if (bp) {
 			on_breakpoint(e, t, bp);
+			return;
+		}
+		if (sc_bp_stale_trap(t)) {
+			resume_free(t);
 			return;
 		}
 	}

@@ -100,6 +100,11 @@ struct sc_process {
 	struct sc_breakpoint *bps;  /* sorted by addr */
 	size_t nbps;
 	uint64_t entry_bp;      /* program entry breakpoint, 0 when none */
+	/* Breakpoints removed last, maybe while a thread ran: it may have
+	 * hit one just before, and its trap comes after the int3 is gone
+	 * (sc_bp_stale_trap). */
+	uint64_t removed_bps[8];
+	unsigned nremoved;      /* count of removals, a ring index */
 	bool libc_ready;        /* sync breakpoints planted for this image */
 	/* Its memory, race and atomic sites wait for its first thread
 	 * creation (sc_run_config.mem_sites >= 2). */
@@ -427,6 +432,7 @@ int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
 	      uint8_t access, const char *name);
 struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
+bool sc_bp_stale_trap(struct sc_thread *t);
 /* Remove every memory-event breakpoint of p (mem_event_cap). */
 void sc_bp_remove_mem(struct sc_process *p);
 void sc_bp_clear(struct sc_process *p);
