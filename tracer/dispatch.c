@@ -85,7 +85,8 @@ void sc_become_ready(struct sc_engine *e, struct sc_thread *t)
 static bool is_fatal_signal(int sig)
 {
 	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL ||
-	       sig == SIGFPE || sig == SIGABRT || sig == SIGSYS;
+	       sig == SIGFPE || sig == SIGABRT || sig == SIGSYS ||
+	       sig == SIGTRAP;
 }
 
 /* A fatal signal is about to be delivered: remember where, while the
@@ -459,9 +460,16 @@ static void note_signal_sent(struct sc_engine *e, const struct sc_thread *t)
 		return;
 	}
 	struct sc_thread *target = sc_thread_by_tid(e, tid);
-	if (!target || !target->controlled || target->state != TH_IN_KERNEL ||
-	    !signal_wakes(target, sig))
+	if (!target || !target->controlled || !signal_wakes(target, sig))
 		return;
+	if (target->state == TH_BLOCKED) {
+		sc_futex_interrupt(target);
+		return;
+	}
+	if (target->state != TH_IN_KERNEL) {
+		target->signal_sent = true;
+		return;
+	}
 	e->await_tid = tid;
 	e->await_deadline_us = sc_now_us() + AWAIT_WAKE_US;
 }

@@ -71,6 +71,20 @@ static void release_waiter(struct sc_engine *e, struct sc_thread *w)
 		e->woken[e->nwoken++] = w->logical;
 }
 
+/* A signal sent to w, blocked in our model of FUTEX_WAIT: in the kernel
+ * its wait would be interrupted to run the handler (pthread_cancel of a
+ * thread in pthread_cond_wait, sem_wait or pthread_join: the handler
+ * unwinds it).  Its call returns EINTR, which every futex user takes for
+ * a spurious wake-up, and the signal is delivered as it returns. */
+void sc_futex_interrupt(struct sc_thread *w)
+{
+	w->state = TH_READY;
+	w->wait_timed = false;
+	w->next.kind = SC_EV_WAIT_RETURN;
+	w->next.access = SC_ACC_NONE;
+	complete(w, -EINTR);
+}
+
 size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
 		       uint64_t addr, uint32_t bitset, size_t nwake)
 {
@@ -121,6 +135,21 @@ static int read_word(struct sc_thread *t, uint64_t addr, uint32_t *val)
 	return sc_mem_read(t->proc, addr, val, sizeof(*val));
 }
 
+/* Was t sent a signal it has not taken yet (pthread_cancel while t was
+ * on its way into pthread_join)?  The kernel's wait would return at once
+ * to run its handler.  Looked at only after a thread of ours sent it
+ * one: reading /proc at every wait would cost more than the wait. */
+static bool signal_pending(struct sc_thread *t)
+{
+	uint64_t pending, blocked;
+
+	if (!t->signal_sent)
+		return false;
+	t->signal_sent = false;
+	return sc_thread_signals(t->proc->pid, t->tid, &pending, &blocked) == 0 &&
+	       (pending & ~blocked) != 0;
+}
+
 static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
 {
 	uint64_t addr = t->regs.rdi;
@@ -137,6 +166,10 @@ static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
 	}
 	if (cur != expected) {
 		complete(t, -EAGAIN);
+		return;
+	}
+	if (signal_pending(t)) {
+		complete(t, -EINTR);
 		return;
 	}
 	t->state = TH_BLOCKED;

@@ -167,6 +167,9 @@ struct sc_thread {
 	uint32_t wait_val;              /* the value FUTEX_WAIT expected */
 	uint32_t wait_bitset;
 	bool wait_timed;
+	/* A thread of ours sent it a signal while it was not waiting:
+	 * its next FUTEX_WAIT looks whether one is still pending. */
+	bool signal_sent;
 	/* Ready, but about to call pthread_spin_lock on a held spinlock:
 	 * not a choice of the schedule (spin_model.c).  Set at each
 	 * decision, so that it does not change while a thread runs. */
@@ -296,6 +299,10 @@ struct sc_engine {
 	 * back, until this deadline, so that when it does is not timing. */
 	pid_t await_tid;
 	uint64_t await_deadline_us;
+	/* Since when, at which step, every thread in the kernel has been
+	 * seen asleep while a timed wait could time out (schedule.c). */
+	uint64_t asleep_since_us;
+	uint64_t asleep_step;
 	bool exiting;                   /* the main process is dying */
 	uint32_t nexiting;              /* controlled processes dying */
 	bool attached;                  /* sc_attach: syscall stops, detach at the end */
@@ -667,6 +674,7 @@ void sc_syscall_event(struct sc_engine *e, struct sc_thread *t);
 /* ---- futex_model.c ---- */
 void sc_futex_execute(struct sc_engine *e, struct sc_thread *t);
 void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead);
+void sc_futex_interrupt(struct sc_thread *w);
 bool sc_futex_is_modelled(const struct sc_thread *t);
 
 /* ---- engine.c helpers used by the model ---- */

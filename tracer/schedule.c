@@ -269,13 +269,60 @@ static bool any_in_kernel(struct sc_engine *e)
 	return false;
 }
 
-static void wait_for_kernel(struct sc_engine *e)
+static void wait_for_kernel_at_most(struct sc_engine *e, uint64_t max_us)
 {
 	uint64_t now = sc_now_us();
-	uint64_t left = e->deadline_us > now ? e->deadline_us - now : 100000;
-	if (left > 100000)
-		left = 100000;   /* re-check limits and cancellation */
+	uint64_t left = e->deadline_us > now ? e->deadline_us - now : max_us;
+	if (left > max_us)
+		left = max_us;   /* re-check limits and cancellation */
 	sc_wait_any(e, left);
+}
+
+static void wait_for_kernel(struct sc_engine *e)
+{
+	wait_for_kernel_at_most(e, 100000);
+}
+
+/* How long every thread in the kernel must be seen asleep before a
+ * timed wait may time out anyway. */
+#define ASLEEP_GRACE_US 20000
+
+/* Nothing can run but threads in the kernel: can a timed wait time out
+ * all the same?  Yes when each of them sleeps there (sigwait(), a read
+ * of a pipe nobody writes, an event loop's poll) and has for
+ * ASLEEP_GRACE_US: with every other thread of ours stopped, waiting for
+ * them would wait for good (pbzip2's signal thread, while a worker
+ * counts on its pthread_cond_timedwait).  A thread that is merely
+ * quick in the kernel (a write, an mmap) is back long before. */
+static bool kernel_asleep(struct sc_engine *e)
+{
+	uint64_t now = sc_now_us();
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (!t->controlled)
+			return false;   /* a free child may do anything */
+		if (t->state == TH_EXITING || t->state == TH_NEW ||
+		    t->state == TH_RUNNING)
+			return false;
+		if (t->state == TH_IN_KERNEL &&
+		    sc_thread_state(t->proc->pid, t->tid) != 'S') {
+			e->asleep_step = 0;
+			return false;
+		}
+	}
+	if (e->asleep_step != e->step + 1) {
+		e->asleep_step = e->step + 1;   /* 0 means "not seen" */
+		e->asleep_since_us = now;
+	}
+	return now - e->asleep_since_us >= ASLEEP_GRACE_US;
+}
+
+/* Wait for a thread in the kernel; while a timed wait is pending, not
+ * longer than kernel_asleep needs to look again. */
+static void wait_for_kernel_or_timeout(struct sc_engine *e, bool timed)
+{
+	wait_for_kernel_at_most(e, timed ? ASLEEP_GRACE_US / 4 : 100000);
 }
 
 /* A pending event that only timing made: a preemption, or the return of
@@ -367,8 +414,12 @@ void sc_schedule_one(struct sc_engine *e)
 	}
 	/* Timed waits time out only when nothing else can run (virtual
 	 * time), or whenever the policy likes with eager timeouts. */
+	bool timed = false;
+	for (size_t i = 0; i < n; i++)
+		timed = timed || e->view_threads[i].timed;
 	if (nen == nspin || eager) {
-		bool lazy_ok = nen == nspin && !in_kernel;
+		bool lazy_ok = nen == nspin &&
+			       (!in_kernel || (timed && kernel_asleep(e)));
 		for (size_t i = 0; i < n; i++) {
 			struct sc_thread_view *v = &e->view_threads[i];
 			if (!v->timed || !(eager || lazy_ok))
@@ -380,7 +431,7 @@ void sc_schedule_one(struct sc_engine *e)
 	}
 	if (nen == 0) {
 		if (in_kernel) {
-			wait_for_kernel(e);
+			wait_for_kernel_or_timeout(e, timed);
 			return;
 		}
 		if (n > 0) {
@@ -409,7 +460,7 @@ void sc_schedule_one(struct sc_engine *e)
 	int idx = pol->pick(pol->ctx, &view);
 	if (idx == SC_PICK_WAIT) {
 		if (in_kernel) {
-			wait_for_kernel(e);
+			wait_for_kernel_or_timeout(e, timed);
 			return;
 		}
 		sc_engine_abort(e, "the schedule waits for a thread in a "

@@ -7,6 +7,10 @@
 #    fault used to be stepped again forever).
 #  - A thread whose SIGSEGV handler returns (the same fault forever) and a
 #    thread spinning on a flag nobody sets: "hang" at --timeout.
+#  - An int3 of the program's own without a handler: crash, with its
+#    thread and line.
+#  - A thread asleep in sigwait() does not keep another's timed wait from
+#    timing out (pbzip2).
 #  - `schedctl stop`, Ctrl-C and a CLI killed with -9 end a session whose
 #    runs are stuck, and its targets with it, long before the runs'
 #    --timeout could.
@@ -70,6 +74,56 @@ json=$SC_TMP/pipe_stuck-sync-timeout.json
 tap_is "$(json_get "$json" 'sorted(set(f["file"] + ":" + f["function"] for s in d["bugs"][0]["stacks"] for f in s["frames"] if f["file"] == "pipe_stuck.c"))')" \
 	'["pipe_stuck.c:main", "pipe_stuck.c:reader"]' \
 	"pipe_stuck: the hang shows the stacks of both threads waiting in read"
+
+# A thread asleep in sigwait() for good and a worker that counts on its
+# pthread_cond_timedwait() timing out (pbzip2's shape): with the other
+# threads stopped, the sleeper must not keep the timed wait from timing
+# out.  Every run passes (it used to hang until --timeout), and run 1
+# replays.
+json=$SC_TMP/sigwait_poller.json
+rc=$(sc_launch_json "$json" -n 20 --seed 5 --timeout 60 \
+	-- "$(sc_target sigwait_poller)")
+tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" 0/0 \
+	"sigwait_poller: 20 runs end, none failing, with a thread asleep in sigwait"
+[ "$rc" -eq 0 ] || tap_diag_file "$json.err" 5
+rc=0
+sc replay --json "$(json_get "$json" 'd["out_dir"]')/run-000001.sctrace" \
+	>"$SC_TMP/sigwait_replay.json" 2>"$SC_TMP/sigwait_replay.err" || rc=$?
+tap_is "$rc $(json_get "$SC_TMP/sigwait_replay.json" 'd["verdict"], d["diverged_at"]')" \
+	"0 ('pass', None)" "sigwait_poller: run 1 replays"
+[ "$rc" -eq 0 ] || tap_diag_file "$SC_TMP/sigwait_replay.err" 5
+
+# A thread that executes an int3 of its own with no SIGTRAP handler: a
+# crash like any other, with its thread, line and stack (it used to be a
+# bare "killed by SIGTRAP").
+cat >"$SC_TMP/int3_crash.c" <<'EOF'
+#include <pthread.h>
+static void *trapper(void *arg)
+{
+	__asm__ volatile("int3");
+	return arg;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, 0, trapper, 0);
+	pthread_join(t, 0);
+	return 0;
+}
+EOF
+if gcc -g -O0 -pthread -o "$SC_BIN/int3_crash" "$SC_TMP/int3_crash.c"; then
+	json=$SC_TMP/int3_crash.json
+	rc=$(sc_launch_json "$json" -n 1 --seed 1 --timeout 60 -- "$SC_BIN/int3_crash")
+	msg=$(json_get "$json" 'd["bugs"][0]["message"]')
+	tap_diag "int3_crash: exit $rc, $msg"
+	tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]')" "1 crash" \
+		"int3_crash: an int3 without a handler is a crash verdict"
+	# The pc after the int3, as gdb shows a SIGTRAP: the next line.
+	tap_check "int3_crash: the report names the thread and the line" \
+		grep -qE "SIGTRAP.* in T1 at trapper at int3_crash.c:5" <<<"$msg"
+else
+	tap_not_ok "int3_crash: cannot compile the test program"
+fi
 
 # start_stuck TARGET GRANULARITY: a session of stuck runs, started with
 # exec so that the CLI gets the signals; sets cli and session once a
