@@ -290,6 +290,8 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.cancel = &sc_worker_cancel,
 			.hand_over = req->has_hand_over && req->hand_over,
 			.stop_at_step = req->has_stop_at ? req->stop_at : 0,
+			.recorded_hang_steps = t->has_footer &&
+				t->verdict == SC_VERDICT_HANG ? t->steps : 0,
 		};
 
 		memset(&o->res, 0, sizeof(o->res));

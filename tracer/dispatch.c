@@ -39,6 +39,7 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->cpu_at_resume_ns = 0;          /* read at the first look */
 	t->cpu_at_check_ns = 0;
 	t->slice_budget_ns = (uint64_t)slice * 1000u;
+	t->sliced_as_recorded = false;
 	/* Its CPU time counts from here, not from the engine's first look
 	 * at it: on a busy machine that look can come tens of milliseconds
 	 * late, and a computation ended before its budget was seen used. */
@@ -58,7 +59,9 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 			sc_preempt_replay_arm(e, t);
 		else if (pol->no_slices && pol->slice) {
 			uint32_t legacy = pol->slice(pol->ctx, step, t->logical);
-			if (legacy) {   /* a trace without states */
+			if (legacy == SC_SLICE_AS_RECORDED)
+				t->sliced_as_recorded = true;
+			else if (legacy) {   /* a trace without states */
 				t->probe = PROBE_LEGACY;
 				t->slice_budget_ns = (uint64_t)legacy * 1000u;
 			}

@@ -55,6 +55,14 @@ static bool check_limits(struct sc_engine *e)
 		r->verdict = SC_VERDICT_ERROR;
 		snprintf(r->message, sizeof(r->message), "interrupted");
 		e->finished = true;
+	} else if (cfg->recorded_hang_steps &&
+		   e->step >= cfg->recorded_hang_steps) {
+		r->verdict = SC_VERDICT_HANG;
+		snprintf(r->message, sizeof(r->message),
+			 "hang: the recorded run ran out of its budget here, "
+			 "after %llu events", (unsigned long long)e->step);
+		sc_report_hang_stacks(e);
+		e->finished = true;
 	} else if (cfg->max_steps && e->step >= cfg->max_steps) {
 		r->verdict = SC_VERDICT_HANG;
 		snprintf(r->message, sizeof(r->message),
@@ -112,7 +120,8 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 	t->cpu_at_check_ns = cpu;
 	bool counting = t->probe == PROBE_REPLAY_FREE ||
 			t->probe == PROBE_LEGACY ||
-			(!(pol && pol->no_slices) && sc_other_can_run(e, t));
+			((!(pol && pol->no_slices) || t->sliced_as_recorded) &&
+			 sc_other_can_run(e, t));
 	if (!counting || !cpu) {
 		t->cpu_at_resume_ns = 0;   /* count from when it matters */
 		return;
@@ -142,6 +151,14 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 static void wait_running(struct sc_engine *e)
 {
 	struct sc_thread *t = e->running;
+
+	/* The replayed hang's last event let this thread go on: the
+	 * recording stopped there, whatever the thread did next. */
+	if (e->cfg->recorded_hang_steps &&
+	    e->step >= e->cfg->recorded_hang_steps) {
+		check_limits(e);
+		return;
+	}
 	uint64_t now = sc_now_us();
 	uint64_t until = t->released_quick ? t->quick_deadline_us
 					   : t->next_check_us;

@@ -170,6 +170,9 @@ struct sc_thread {
 	/* A thread of ours sent it a signal while it was not waiting:
 	 * its next FUTEX_WAIT looks whether one is still pending. */
 	bool signal_sent;
+	/* Replay: sliced and preempted as when recording (no recorded
+	 * event left for it; SC_SLICE_AS_RECORDED). */
+	bool sliced_as_recorded;
 	/* Ready, but about to call pthread_spin_lock on a held spinlock:
 	 * not a choice of the schedule (spin_model.c).  Set at each
 	 * decision, so that it does not change while a thread runs. */

@@ -59,6 +59,17 @@ static bool on_plain_file(const struct sc_thread *t, const struct sc_event *ev)
 					S_ISBLK(st.st_mode));
 }
 
+/* A tgkill or tkill: it never blocks, and what it does to its target
+ * (a wait of ours interrupted, a signal pending) must be done before
+ * anything else is decided, whatever the load: dispatch.c's
+ * note_signal_sent. */
+static bool sends_signal(const struct sc_thread *t)
+{
+	long nr = (long)t->regs.orig_rax;
+
+	return nr == SYS_tgkill || nr == SYS_tkill;
+}
+
 /* Release t into the kernel for a possibly blocking syscall. */
 static void release(struct sc_engine *e, struct sc_thread *t,
 		    const struct sc_event *ev)
@@ -67,6 +78,10 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 	int mode = pol->release ? pol->release(pol->ctx, ev) : SC_RELEASE_AUTO;
 
 	if (mode == SC_RELEASE_AUTO && !pol->no_slices && on_plain_file(t, ev))
+		mode = SC_RELEASE_AWAIT;
+	/* Recorded so, and replayed so whatever the trace's next events
+	 * suggest (the others run after it, never while it is away). */
+	if (sends_signal(t))
 		mode = SC_RELEASE_AWAIT;
 
 	sc_start_running(e, t, PTRACE_SYSCALL);

@@ -297,15 +297,33 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 /* Traces without preemption states (before format 1.1) only say that
  * the thread was preempted: give it a short slice of CPU time so that a
  * spinning thread is preempted again rather than running on into a
- * later event. */
+ * later event.  A thread with no event left while the others have some
+ * was stopped by the recording at a point it never went on from (its
+ * next event, or a preemption of a spin or a long computation): it gets
+ * the recording's own time slices and preemptions (SC_SLICE_AS_RECORDED)
+ * where it would otherwise spin for good while the others' events
+ * wait. */
 #define REPLAY_PREEMPT_SLICE_US 100
+
+/* Was the event of step `step` the end of its thread (or process)?  It
+ * goes on only to be reaped, which no slice should interrupt. */
+static bool ends_thread(const struct replay_ctx *c, uint64_t step)
+{
+	if (step < c->base || step - c->base >= c->t->nevents)
+		return false;
+	uint16_t kind = c->t->events[step - c->base].kind;
+	return kind == SC_EV_THREAD_EXIT || kind == SC_EV_PROCESS_EXIT;
+}
 
 static uint32_t replay_slice(void *ctx, uint64_t step, uint32_t thread)
 {
 	struct replay_ctx *c = ctx;
 	size_t i = next_event_of(c, step, thread);
 
-	return i != NO_EVENT && c->t->events[i].kind == SC_EV_PREEMPT &&
+	if (i == NO_EVENT)
+		return step + 1 < c->base + c->t->nevents &&
+		       !ends_thread(c, step) ? SC_SLICE_AS_RECORDED : 0;
+	return c->t->events[i].kind == SC_EV_PREEMPT &&
 	       !c->t->events[i].state ? REPLAY_PREEMPT_SLICE_US : 0;
 }
 

@@ -218,6 +218,33 @@ find_bug() {
 	return 1
 }
 
+# A livelock cut by its step budget and one cut by its time budget: both
+# threads are preempted in their spins again and again, and the last one
+# let go has no recorded event left.  Each replay ends where the
+# recording did, with the hang and the recorded count of events (it used
+# to spin on until the replay's own --timeout, events short).
+for budget in "--max-steps 25" "--timeout 1"; do
+	json=$SC_TMP/livelock.json
+	# shellcheck disable=SC2086
+	rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" --granularity sync \
+		$budget -- "$(sc_target livelock)")
+	trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
+	steps=$(json_get "$json" 'd["events"]')
+	good=0
+	for i in $(seq 10); do
+		rc=0
+		sc replay --timeout 60 --json "$trace" >"$SC_TMP/ll_replay.json" \
+			2>/dev/null || rc=$?
+		got="$rc $(json_get "$SC_TMP/ll_replay.json" 'd["verdict"], d["steps"], "ran out of its budget here" in (d["message"] or "")')"
+		if [ "$got" = "1 ('hang', $steps, True)" ]; then
+			good=$((good + 1))
+		else
+			tap_diag "livelock ($budget): replay $i: $got"
+		fi
+	done
+	tap_is "$good" 10 "livelock ($budget, $steps events): 10 replays end with the recorded hang, at its last event ($load)"
+done
+
 # Failing runs at sync granularity: each must be found and replayed.
 for name in $(am_targets TARGETS_BUGGY); do
 	if find_bug "$name" "$(sc_target "$name")" --granularity sync; then

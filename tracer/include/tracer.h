@@ -191,9 +191,13 @@ struct sc_policy {
 	 * a slice in microseconds of CPU time for it (0: the configured
 	 * one).  Replay asks for a short one when the recording shows the
 	 * thread was preempted before its next event, so that a spinning
-	 * thread is preempted again instead of running into another event.
+	 * thread is preempted again instead of running into another event,
+	 * and for SC_SLICE_AS_RECORDED when the thread has no event left
+	 * but others have.
 	 * May be NULL. */
 	uint32_t (*slice)(void *ctx, uint64_t step, uint32_t thread);
+#define SC_SLICE_AS_RECORDED UINT32_MAX   /* slices and preemptions as
+					   * when recording */
 	/* Replay: thread `thread` is resumed after the event of step `step`;
 	 * when its next recorded event is a preemption with a recorded
 	 * state, fill *target and return true: the engine stops the thread
@@ -328,6 +332,11 @@ struct sc_run_config {
 	 * kill it when the debugger is done (hand_over.c). */
 	bool hand_over;
 	uint64_t stop_at_step;
+	/* Replay of a run that ended as a hang (its step or time budget
+	 * ran out) after this many events: the replay ends there too, with
+	 * a hang verdict, instead of running on until its own budget (a
+	 * spinning thread would spin for the whole --timeout).  0: none. */
+	uint64_t recorded_hang_steps;
 	/* Start the run as a copy of this server's process, stopped at its
 	 * entry point, instead of by exec (fork_server.c).  The server was
 	 * started with this run's argv, envp, cwd, stdio and cpu.  NULL, or
