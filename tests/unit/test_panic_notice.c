@@ -78,12 +78,19 @@ int main(void)
 	ok(sc_run_notices(&r, lines, 2) == 0,
 	   "23 processes of one thread each (a script): no warning");
 	r.threads = r.process_threads = 3;
-	r.sync_steps = 1;
+	r.sync_steps = 0;
 	ok(sc_run_notices(&r, lines, 2) == 1 &&
 	   strstr(lines[0], "3 threads") && strstr(lines[0], "Go"),
-	   "3 threads, 1 point: one warning naming the causes");
-	r.sync_steps = 2;
-	ok(sc_run_notices(&r, lines, 2) == 0, "3 threads, 2 points: none");
+	   "3 threads, no point: one warning naming the causes");
+	r.sync_steps = 1;
+	ok(sc_run_notices(&r, lines, 2) == 0, "3 threads, 1 point: none");
+	r.threads = r.process_threads = 81;
+	r.sync_steps = 39;
+	ok(sc_run_notices(&r, lines, 2) == 1, "81 threads, 39 points: a warning");
+	r.sync_steps = 65;
+	ok(sc_run_notices(&r, lines, 2) == 0,
+	   "81 threads, 65 points (one atomic add each, some unseen): none");
+	r.threads = r.process_threads = 3;
 	strcpy(r.notice, "prog is a Go binary");
 	ok(sc_run_notices(&r, lines, 2) == 1 &&
 	   strcmp(lines[0], "prog is a Go binary") == 0, "the engine's notice");
