@@ -265,6 +265,8 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 		if (sc_hand_over_at_fault(e, t))
 			return;         /* left stopped for the debugger */
 	}
+	if (sig == SIGTRAP && sc_deliver_own_sigtrap(e, t))
+		return;
 	t->pending_signal = sig;
 	resume_free(t);
 }

@@ -9,6 +9,7 @@
 #    thread spinning on a flag nobody sets: "hang" at --timeout.
 #  - An int3 of the program's own without a handler: crash, with its
 #    thread and line.
+#  - A program's own SIGTRAP handler survives our breakpoints inside it.
 #  - A thread asleep in sigwait() does not keep another's timed wait from
 #    timing out (pbzip2).
 #  - `schedctl stop`, Ctrl-C and a CLI killed with -9 end a session whose
@@ -74,6 +75,49 @@ json=$SC_TMP/pipe_stuck-sync-timeout.json
 tap_is "$(json_get "$json" 'sorted(set(f["file"] + ":" + f["function"] for s in d["bugs"][0]["stacks"] for f in s["frames"] if f["file"] == "pipe_stuck.c"))')" \
 	'["pipe_stuck.c:main", "pipe_stuck.c:reader"]' \
 	"pipe_stuck: the hang shows the stacks of both threads waiting in read"
+
+# A program with a SIGTRAP handler of its own that traps twice: at mem
+# granularity the handler's own memory accesses are breakpoints, and one
+# hit inside the handler (SIGTRAP blocked there) made the kernel reset the
+# handler, so the second trap killed the program.  10 runs pass, and run
+# 1 replays.
+cat >"$SC_TMP/sigtrap_twice.c" <<'EOF'
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+static volatile int traps;
+static void on_trap(int sig) { (void)sig; traps++; }
+static void *trapper(void *arg)
+{
+	__asm__ volatile("int3");
+	__asm__ volatile("int3");
+	return arg;
+}
+int main(void)
+{
+	pthread_t t;
+	signal(SIGTRAP, on_trap);
+	pthread_create(&t, 0, trapper, 0);
+	pthread_join(t, 0);
+	printf("traps=%d\n", traps);
+	return traps == 2 ? 0 : 1;
+}
+EOF
+if gcc -g -O0 -pthread -o "$SC_BIN/sigtrap_twice" "$SC_TMP/sigtrap_twice.c"; then
+	json=$SC_TMP/sigtrap_twice.json
+	rc=$(sc_launch_json "$json" -n 10 --seed 1 --granularity mem --timeout 60 \
+		-- "$SC_BIN/sigtrap_twice")
+	tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" 0/0 \
+		"sigtrap_twice at mem granularity: the program's SIGTRAP handler survives 10 runs"
+	[ "$rc" -eq 0 ] || tap_diag "$(json_get "$json" 'd["bugs"][0]["message"]')"
+	rc=0
+	sc replay --json "$(json_get "$json" 'd["out_dir"]')/run-000001.sctrace" \
+		>"$SC_TMP/sigtrap_replay.json" 2>/dev/null || rc=$?
+	tap_is "$rc $(json_get "$SC_TMP/sigtrap_replay.json" 'd["verdict"], d["diverged_at"]')" \
+		"0 ('pass', None)" "sigtrap_twice: run 1 replays"
+else
+	tap_not_ok "sigtrap_twice: cannot compile the test program"
+fi
 
 # A thread asleep in sigwait() for good and a worker that counts on its
 # pthread_cond_timedwait() timing out (pbzip2's shape): with the other
