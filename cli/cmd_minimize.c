@@ -5,7 +5,8 @@
  * the trace's context switches become a guided schedule (guide.h) that
  * the daemon runs like a replay; delta debugging (Zeller's ddmin) drops
  * the switches that preempted a thread that could have gone on, keeping
- * a set from which no single one can be dropped.  Then the last
+ * a set from which no single one can be dropped; each switch alone is
+ * tried too, as that set need not be the smallest.  Then the last
  * preemption left is moved later, one event of the preempted thread at a
  * time: the event whose move makes the run pass, and the first event of
  * another thread it was reordered with, are the racing pair.
@@ -656,6 +657,26 @@ static int drop_free_switches(struct minimize *m)
 	return rc < 0 ? -1 : 0;
 }
 
+/* ddmin keeps a set none of whose members can be dropped, but another
+ * set may be smaller: a lost update needs one preemption between a read
+ * and its write, and ddmin may keep four that each feed the next.  Try
+ * each of the trace's switches alone (one run each). */
+static int try_single_switches(struct minimize *m)
+{
+	for (size_t i = 0; i < m->nsw && m->best_preemptions > 1 &&
+	     m->runs < m->max_runs; i++) {
+		size_t len = strlen(m->wakes) + strlen(m->sw[i]) + 2;
+		char *text = malloc(len);
+		if (!text)
+			return -1;
+		snprintf(text, len, "%s%s%s", m->wakes, *m->wakes ? " " : "",
+			 m->sw[i]);
+		if (try_schedule(m, text) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int minimize_run(struct minimize *m)
 {
 	int code = start(m);
@@ -674,6 +695,8 @@ static int minimize_run(struct minimize *m)
 		if (m->best_preemptions >= before)
 			break;
 	}
+	if (!code && try_single_switches(m) < 0)
+		code = EXIT_FAIL;
 	return code;
 }
 
