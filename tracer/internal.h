@@ -772,6 +772,7 @@ void sc_report_deadlock(struct sc_engine *e);
 uint64_t sc_now_us(void);
 uint64_t sc_process_cpu_ns(pid_t pid);
 char sc_thread_state(pid_t pid, pid_t tid);
+bool sc_asleep_for_good(pid_t pid, pid_t tid);
 /* The thread's own pending and blocked signal sets (bit sig-1), from
  * /proc; -1 when unreadable. */
 int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,

@@ -303,12 +303,14 @@ static void wait_for_kernel(struct sc_engine *e)
 #define ASLEEP_GRACE_US 20000
 
 /* Nothing can run but threads in the kernel: can a timed wait time out
- * all the same?  Yes when each of them sleeps there (sigwait(), a read
- * of a pipe nobody writes, an event loop's poll) and has for
+ * all the same?  Yes when each of them sleeps there for good (sigwait(),
+ * a read of a pipe nobody writes: sleep_kind.c) and has for
  * ASLEEP_GRACE_US: with every other thread of ours stopped, waiting for
- * them would wait for good (pbzip2's signal thread, while a worker
+ * them would wait for ever (pbzip2's signal thread, while a worker
  * counts on its pthread_cond_timedwait).  A thread that is merely
- * quick in the kernel (a write, an mmap) is back long before. */
+ * quick in the kernel (a write, an mmap) is back long before, and one
+ * whose call has a timeout of its own (an event loop's poll) is waited
+ * for, as real time would order them. */
 static bool kernel_asleep(struct sc_engine *e)
 {
 	uint64_t now = sc_now_us();
@@ -321,7 +323,7 @@ static bool kernel_asleep(struct sc_engine *e)
 		    t->state == TH_RUNNING)
 			return false;
 		if (t->state == TH_IN_KERNEL &&
-		    sc_thread_state(t->proc->pid, t->tid) != 'S') {
+		    !sc_asleep_for_good(t->proc->pid, t->tid)) {
 			e->asleep_step = 0;
 			return false;
 		}
