@@ -178,7 +178,13 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 		p->sites_pending = true;
 	else
 		plant_sites(e, p);
-	if (e->cfg->trace && p == e->main_proc && !adopted) {
+	/* A program a script started (--follow-forks) is where its events
+	 * happen: its map is recorded too, after the script's, so that the
+	 * offline tools (analyze, minimize, export: the last map of the
+	 * trace) name its code and data, not the shell's at the same
+	 * addresses. */
+	if (e->cfg->trace && !adopted &&
+	    (p == e->main_proc || (p->controlled && p->runs_other_program))) {
 		struct sc_module *mods;
 		size_t n;
 		if (sc_module_map(p->pid, &mods, &n) == 0) {

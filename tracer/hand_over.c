@@ -57,11 +57,33 @@ void sc_hand_over_at_exit(struct sc_engine *e, struct sc_thread *t)
 	hold_failing(e, t);
 }
 
+/* The process the debugger wants: the failing thread's, or at a
+ * deadlock the program a script started (--follow-forks), not the shell
+ * that waits for it. */
+static pid_t failing_process(struct sc_engine *e)
+{
+	struct sc_thread *t = e->res->stopped_tid
+			      ? sc_thread_by_tid(e, e->res->stopped_tid) : NULL;
+
+	if (t)
+		return t->proc->pid;
+	for (size_t i = 0; i < e->nprocs; i++) {
+		struct sc_process *p = e->procs[i];
+		if (p != e->main_proc && p->controlled && p->runs_other_program &&
+		    sc_process_has_threads(e, p))
+			return p->pid;
+	}
+	return e->main_pid;
+}
+
 void sc_hand_over(struct sc_engine *e)
 {
 	if (e->main_done || e->main_pid <= 0)
 		return;
-	kill(e->main_pid, SIGSTOP);
+	/* Only that process stops: a script waiting for it goes on when
+	 * the caller kills it after the debugger. */
+	pid_t pid = failing_process(e);
+	kill(pid, SIGSTOP);
 	sc_detach_everything(e);
-	e->res->stopped_pid = e->main_pid;
+	e->res->stopped_pid = pid;
 }

@@ -69,6 +69,18 @@ gdb_all_bt exit_status exit_status "$(first_trace exit_status random)" exit \
 	'in main \(\) at .*exit_status\.c:45' \
 	"gdb's backtrace shows main at exit_status.c:45, calling exit"
 
+# An assert in a program a shell script started: gdb gets that program,
+# on its failing thread, not the shell waiting for it.
+script=$SC_BIN/run_check_then_act.sh
+printf '#!/bin/sh\n%s\necho "rc=$?"\n' "$(sc_target check_then_act)" >"$script"
+chmod +x "$script"
+sc launch --json -s random -n 300 --seed 1 -- "$script" </dev/null \
+	>"$SC_TMP/script.json" 2>/dev/null
+gdb_all_bt "check_then_act (started by a script)" check_then_act \
+	"$(json_get "$SC_TMP/script.json" 'd["bugs"][0]["trace"]')" assert \
+	'in main \(\) at .*check_then_act\.c:46' \
+	"gdb gets the script's child: main at check_then_act.c:46"
+
 # A deadlock: both threads at their locks.
 trace=$(first_trace abba_deadlock pos)
 dl_trace=$trace

@@ -41,6 +41,13 @@ tap_is "$(grep -c 'script run by /bin/sh; following its child processes (--follo
 tap_is "$(json_get "$SC_TMP/child.json" 'd["bugs"][0]["kind"]')" assert \
 	"the child's assertion is the bug, not the shell's exit status"
 sc_check_replay "child script" "$SC_TMP/child.json" assert
+# The offline tools name the child's code from the trace's module map:
+# it must hold the child's executable, not only the shell's (both load
+# at the same address).
+sc export "$(json_get "$SC_TMP/child.json" 'd["bugs"][0]["trace"]')" \
+	--format json >"$SC_TMP/child.export.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/child.export.json" 'any(m["path"].endswith("/check_then_act") for m in d["modules"])')" \
+	true "the child script's trace maps the child's executable"
 
 rc=$(sc_launch_json "$SC_TMP/ignore.json" -n 200 --seed 1 -- "$SC_BIN/ignore.sh")
 tap_is "$rc $(json_get "$SC_TMP/ignore.json" 'd["bugs"][0]["kind"]')" "1 crash" \
