@@ -11,7 +11,9 @@
  * order, and an edge a -> b is drawn only when neither b's predecessor in
  * its thread nor another source of b already follows a.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,7 +308,8 @@ int sc_trace_export_dot(const struct sc_trace *t, struct sc_symbolizer *sym,
 			d.last[i] = d.exit_ev[i] = -1;
 		rc = draw(&d, sym, out);
 		if (rc < 0)
-			snprintf(err, errlen, "out of memory or write error");
+			snprintf(err, errlen, "%s", ferror(out) ? strerror(errno)
+						: "out of memory");
 	} else {
 		snprintf(err, errlen, "out of memory");
 	}

@@ -31,6 +31,11 @@ enum {
 extern const char *cli_socket;
 
 /* "s" unless n is 1: "1 run", "2 runs". */
+/* s with its control characters written as C escapes (\n, \t, \x1b),
+ * cut to fit buf: a program argument holding a newline must not split
+ * a row of `schedctl list`. */
+const char *cli_visible(const char *s, char *buf, size_t len);
+
 static inline const char *cli_s(uint64_t n)
 {
 	return n == 1 ? "" : "s";

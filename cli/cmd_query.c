@@ -244,13 +244,14 @@ int cmd_list(int argc, char **argv)
 		printf("%-20s %-11s %13s %7s  %-8s %s\n", "SESSION", "STATE",
 		       "RUNS", "FAILING", "STRATEGY", "COMMAND");
 		for (size_t i = 0; i < n; i++) {
-			char runs[32];
+			char runs[32], cmd[256];
 
 			snprintf(runs, sizeof(runs), "%u/%u", rows[i].runs_done,
 				 rows[i].runs_planned);
 			printf("%-20s %-11s %13s %7u  %-8s %.60s\n", rows[i].id,
 			       rows[i].state, runs, rows[i].failing,
-			       rows[i].strategy, rows[i].argv);
+			       rows[i].strategy,
+			       cli_visible(rows[i].argv, cmd, sizeof(cmd)));
 		}
 	}
 	sc_store_rows_free(rows, n);
@@ -319,7 +320,8 @@ static void print_status(const struct sc_session_row *r,
 
 	seed_hex(r->base_seed, seed, sizeof(seed));
 	printf("session %s: %s\n", r->id, r->state);
-	printf("  command   %s\n", r->argv);
+	char cmd[4096];
+	printf("  command   %s\n", cli_visible(r->argv, cmd, sizeof(cmd)));
 	printf("  strategy  %s%s%s, seed %s, %u job%s%s%s\n", r->strategy,
 	       *r->params ? " " : "", r->params, seed, r->jobs,
 	       r->jobs == 1 ? "" : "s", *r->shard ? ", shard " : "", r->shard);
@@ -469,7 +471,8 @@ static void results_human(const struct sc_session_row *r, Scctl__Bug **bugs,
 		       cli_s(r->runs_planned), r->failing);
 	if (r->first_bug_run > 0)
 		printf(" (first at run %d)", r->first_bug_run);
-	printf("\n  command %s\n", r->argv);
+	char cmd[4096];
+	printf("\n  command %s\n", cli_visible(r->argv, cmd, sizeof(cmd)));
 	print_search(r, search);
 	for (size_t i = 0; i < nbugs; i++) {
 		const Scctl__Bug *b = bugs[i];

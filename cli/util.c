@@ -191,3 +191,25 @@ char **cli_environment(size_t *n)
 	*n = k;
 	return out;
 }
+
+const char *cli_visible(const char *s, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len == 0)
+		return "";
+	for (; s && *s && used + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n')
+			used += (size_t)snprintf(buf + used, len - used, "\\n");
+		else if (c == '\t')
+			used += (size_t)snprintf(buf + used, len - used, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "\\x%02x", c);
+		else
+			buf[used++] = (char)c;
+	}
+	buf[used] = '\0';
+	return buf;
+}

@@ -134,5 +134,11 @@ sc launch -n 1 -- /bin/sh -c 'echo "terminate called after throwing" >&2; kill -
 tap_is "$(grep -A1 "^  stderr (last lines" "$SC_TMP/term.out" | sed -n 2p)" \
 	"    terminate called after throwing" "an abort without an assertion message shows stderr's last lines"
 
+# An argument holding a newline: one row in `schedctl list`, the
+# newline written as \n.
+sc launch -n 1 -- /bin/echo "two words" $'new\nline' >/dev/null 2>&1
+tap_is "$(sc list 2>/dev/null | grep -c 'new\\nline')/$(sc list 2>/dev/null | grep -c "^line")" \
+	"1/0" "a newline in an argument stays in one row of schedctl list, as \\n"
+
 sc_check_no_leftovers
 tap_done
