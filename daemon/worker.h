@@ -29,6 +29,10 @@ extern volatile int sc_worker_stop_requested;
  * "interrupted"). */
 extern volatile int sc_worker_terminated;
 
+/* Why the session was cancelled, for a message: " (schedctld is
+ * shutting down)" or, when the daemon died, " (schedctld ended)". */
+const char *sc_worker_cancel_reason(void);
+
 /* Signal set-up of a freshly forked worker serving conn. */
 void sc_worker_init(int conn);
 

@@ -64,11 +64,22 @@ static void on_sigusr1(int sig)
 	sc_worker_cancel = 1;
 }
 
+/* The daemon that forked this worker: when it is no longer our parent,
+ * it did not shut down, it ended (killed). */
+static pid_t daemon_pid;
+
+const char *sc_worker_cancel_reason(void)
+{
+	return getppid() == daemon_pid ? " (schedctld is shutting down)"
+				       : " (schedctld ended)";
+}
+
 void sc_worker_init(int conn)
 {
 	struct sigaction sa;
 	sigset_t none;
 
+	daemon_pid = getppid();
 	client_fd = conn;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);

@@ -815,7 +815,7 @@ static bool one_run(struct launch *L, uint32_t r)
 		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s%s", r,
 			 res.message[0] ? res.message : sc_verdict_name(res.verdict),
 			 sc_worker_cancel && !sc_worker_client_gone
-			 ? " (schedctld is shutting down)" : "");
+			 ? sc_worker_cancel_reason() : "");
 		go_on = false;
 	}
 	failing = is_bug(res.verdict);
@@ -886,7 +886,7 @@ static bool silent_run(struct launch *L, uint32_t q)
 			res.message[0] ? res.message
 			: sc_verdict_name(res.verdict),
 			sc_worker_cancel && !sc_worker_client_gone
-			? " (schedctld is shutting down)" : "");
+			? sc_worker_cancel_reason() : "");
 		return false;
 	}
 	return true;
@@ -1369,7 +1369,7 @@ static void run_jobs(struct launch *L)
 		sc_strf(L->fatal, sizeof(L->fatal), "interrupted after %u run%s%s",
 			L->completed, L->completed == 1 ? "" : "s", sc_worker_stop_requested
 			? " (schedctl stop)" : sc_worker_terminated
-			? " (schedctld is shutting down)" : "");
+			? sc_worker_cancel_reason() : "");
 }
 
 static void session_end(struct launch *L)
