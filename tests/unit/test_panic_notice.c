@@ -17,7 +17,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(16);
+	plan(18);
 	ok(sc_parse_panic("thread 'main' panicked at 'called `Result::unwrap()` "
 			  "on an `Err` value: Any { .. }', src/main.rs:14:27",
 			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
