@@ -447,6 +447,13 @@ static bool find_pair(struct minimize *m, struct minimize_pair *pair,
 	char *tok[SC_MAX_PAIR_TRIES];
 	size_t ntok = 0;
 	bool found = false;
+	/* A pair with no conflict (the preemption only decided when a
+	 * thread started) is kept only in case no other preemption names
+	 * one that conflicts: a deadlock's lock order often sits in an
+	 * earlier preemption than the last. */
+	struct minimize_pair loose;
+	char loose_moved[48] = "";
+	bool have_loose = false;
 
 	if (!copy)
 		return false;
@@ -476,11 +483,25 @@ static bool find_pair(struct minimize *m, struct minimize_pair *pair,
 						   pair) == 0;
 			sc_trace_free(&tr);
 		}
+		if (found && !pair->conflict) {
+			if (!have_loose) {
+				loose = *pair;
+				snprintf(loose_moved, sizeof(loose_moved), "%s",
+					 moved);
+				have_loose = true;
+			}
+			found = false;
+		}
 		if (have_moved)
 			sc_trace_free(&tm);
 		unlink(path);
 	}
 	free(copy);
+	if (!found && have_loose) {
+		*pair = loose;
+		snprintf(moved, movedlen, "%s", loose_moved);
+		found = true;
+	}
 	return found;
 }
 

@@ -72,6 +72,9 @@ check() {
 
 check check_then_act sync 'check_then_act\.c:27' 'check_then_act\.c:23' account_lock
 check order_violation sync 'order_violation\.c:62' 'order_violation\.c:46' config_lock
+# A deadlock: the pair is the lock taken in the other order, not the
+# start of a thread that the last preemption also decided.
+check abba_deadlock sync 'abba_deadlock\.c:(22|33)' 'abba_deadlock\.c:(21|32)' 'lock_(a|b)'
 check racy_counter mem 'racy_counter\.c:22' 'racy_counter\.c:22' counter
 check torn_pair mem 'torn_pair\.c:(24|32)' 'torn_pair\.c:(24|32)' '(first|second)'
 # At mem granularity the accesses under count_lock conflict too: the pair
