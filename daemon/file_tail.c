@@ -91,3 +91,17 @@ const char *sc_next_line(const char *p)
 	const char *nl = strchr(p, '\n');
 	return nl ? nl + 1 : NULL;
 }
+
+void sc_describe_from_head(const char *path, sc_report_parser parse,
+			   char *msg, size_t msglen, char *loc, size_t loclen)
+{
+	char *buf = sc_file_head(path, SC_REPORT_HEAD_BYTES);
+	char m[2048], l[512];
+
+	if (buf && parse(buf, m, sizeof(m), l, sizeof(l))) {
+		snprintf(msg, msglen, "%s", m);
+		if (l[0])
+			snprintf(loc, loclen, "%s", l);
+	}
+	free(buf);
+}

@@ -11,7 +11,6 @@
 #include "file_tail.h"
 #include "gtest_report.h"
 
-#define HEAD_BYTES (64 * 1024)
 #define DETAIL_LINES 4
 
 /* "FILE:LINE: Failure" (also "FILE(LINE): error: ..." is not gtest on
@@ -73,16 +72,7 @@ bool sc_parse_gtest(const char *text, char *msg, size_t msglen, char *loc,
 void sc_describe_gtest(const struct sc_run_result *r, const char *path,
 		       char *msg, size_t msglen, char *loc, size_t loclen)
 {
-	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != 1)
-		return;
-	char *buf = sc_file_head(path, HEAD_BYTES);
-
-	if (buf) {
-		char m[2048], l[512];
-		if (sc_parse_gtest(buf, m, sizeof(m), l, sizeof(l))) {
-			snprintf(msg, msglen, "%s", m);
-			snprintf(loc, loclen, "%s", l);
-		}
-	}
-	free(buf);
+	if (r->verdict == SC_VERDICT_EXIT && r->exit_status == 1)
+		sc_describe_from_head(path, sc_parse_gtest, msg, msglen, loc,
+				      loclen);
 }

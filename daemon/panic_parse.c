@@ -12,7 +12,6 @@
 
 /* Rust's exit status after an uncaught panic. */
 #define RUST_PANIC_STATUS 101
-#define HEAD_BYTES (64 * 1024)
 
 /* In "thread 'NAME' panicked at " or, since Rust 1.88 or so, "thread
  * 'NAME' (TID) panicked at ": where NAME ends (its closing quote), and
@@ -80,7 +79,7 @@ void sc_describe_panic(const struct sc_run_result *r, const char *path,
 {
 	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != RUST_PANIC_STATUS)
 		return;
-	char *buf = sc_file_head(path, HEAD_BYTES);
+	char *buf = sc_file_head(path, SC_REPORT_HEAD_BYTES);
 	if (!buf)
 		return;
 	size_t n = strlen(buf);

@@ -11,9 +11,6 @@
 #include "file_tail.h"
 #include "sanitizer_report.h"
 
-#define HEAD_BYTES (64 * 1024)
-
-/* The length of the line at p (up to '\n' or the end). */
 /* Where the report of a line starts ("AddressSanitizer: ...", after
  * "ERROR: " or "WARNING: "; for UBSan the whole "FILE:LINE:COL: runtime
  * error: ..." line), or NULL. */
@@ -159,17 +156,7 @@ bool sc_parse_sanitizer(const char *text, char *msg, size_t msglen,
 void sc_describe_sanitizer(const struct sc_run_result *r, const char *path,
 			   char *msg, size_t msglen, char *loc, size_t loclen)
 {
-	if (r->verdict != SC_VERDICT_EXIT && r->verdict != SC_VERDICT_ASSERT)
-		return;
-	char *buf = sc_file_head(path, HEAD_BYTES);
-
-	if (buf) {
-		char m[2048], l[512];
-		if (sc_parse_sanitizer(buf, m, sizeof(m), l, sizeof(l))) {
-			snprintf(msg, msglen, "%s", m);
-			if (l[0])
-				snprintf(loc, loclen, "%s", l);
-		}
-	}
-	free(buf);
+	if (r->verdict == SC_VERDICT_EXIT || r->verdict == SC_VERDICT_ASSERT)
+		sc_describe_from_head(path, sc_parse_sanitizer, msg, msglen,
+				      loc, loclen);
 }

@@ -452,24 +452,32 @@ static bool signal_wakes(const struct sc_thread *target, int sig)
 	return !(blocked & (1ULL << (sig - 1)));
 }
 
+bool sc_sends_signal(const struct sc_thread *t, pid_t *tid, int *sig)
+{
+	long nr = (long)t->regs.orig_rax;
+
+	if (nr == SYS_tgkill) {
+		*tid = (pid_t)t->regs.rsi;
+		*sig = (int)t->regs.rdx;
+	} else if (nr == SYS_tkill) {
+		*tid = (pid_t)t->regs.rdi;
+		*sig = (int)t->regs.rsi;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* t's tgkill/tkill is done: when it woke a thread of ours that waits in
  * the kernel, have the next decision wait for that thread's return (the
  * same view for the same schedule, whatever the load). */
 static void note_signal_sent(struct sc_engine *e, const struct sc_thread *t)
 {
-	long nr = (long)t->regs.orig_rax;
 	pid_t tid;
 	int sig;
 
-	if (nr == SYS_tgkill) {
-		tid = (pid_t)t->regs.rsi;
-		sig = (int)t->regs.rdx;
-	} else if (nr == SYS_tkill) {
-		tid = (pid_t)t->regs.rdi;
-		sig = (int)t->regs.rsi;
-	} else {
+	if (!sc_sends_signal(t, &tid, &sig))
 		return;
-	}
 	struct sc_thread *target = sc_thread_by_tid(e, tid);
 	if (!target || !target->controlled || !signal_wakes(target, sig))
 		return;

@@ -444,6 +444,8 @@ struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
 bool sc_bp_stale_trap(struct sc_thread *t);
 bool sc_deliver_own_sigtrap(struct sc_engine *e, struct sc_thread *t);
+/* t stopped at a tgkill or tkill: its target thread and signal. */
+bool sc_sends_signal(const struct sc_thread *t, pid_t *tid, int *sig);
 /* Remove every memory-event breakpoint of p (mem_event_cap). */
 void sc_bp_remove_mem(struct sc_process *p);
 void sc_bp_clear(struct sc_process *p);

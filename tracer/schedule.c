@@ -59,17 +59,6 @@ static bool on_plain_file(const struct sc_thread *t, const struct sc_event *ev)
 					S_ISBLK(st.st_mode));
 }
 
-/* A tgkill or tkill: it never blocks, and what it does to its target
- * (a wait of ours interrupted, a signal pending) must be done before
- * anything else is decided, whatever the load: dispatch.c's
- * note_signal_sent. */
-static bool sends_signal(const struct sc_thread *t)
-{
-	long nr = (long)t->regs.orig_rax;
-
-	return nr == SYS_tgkill || nr == SYS_tkill;
-}
-
 /* Release t into the kernel for a possibly blocking syscall. */
 static void release(struct sc_engine *e, struct sc_thread *t,
 		    const struct sc_event *ev)
@@ -79,9 +68,14 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 
 	if (mode == SC_RELEASE_AUTO && !pol->no_slices && on_plain_file(t, ev))
 		mode = SC_RELEASE_AWAIT;
-	/* Recorded so, and replayed so whatever the trace's next events
-	 * suggest (the others run after it, never while it is away). */
-	if (sends_signal(t))
+	/* A tgkill or tkill never blocks, and what it does to its target
+	 * (a wait of ours interrupted, a signal pending before the target's
+	 * next wait: dispatch.c's note_signal_sent) must be done before
+	 * anything else is decided, whatever the load.  Recorded so, and
+	 * replayed so whatever the trace's next events suggest. */
+	pid_t target;
+	int sig;
+	if (sc_sends_signal(t, &target, &sig))
 		mode = SC_RELEASE_AWAIT;
 
 	sc_start_running(e, t, PTRACE_SYSCALL);
