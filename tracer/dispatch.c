@@ -372,6 +372,16 @@ static void on_exec(struct sc_engine *e, struct sc_thread *t)
 		else
 			i++;
 	}
+	/* The kernel killed the other threads for the exec, and their exit
+	 * events took the process for exiting (WS_EXIT_EVENT): it goes on,
+	 * with the new program, whose threads are to be scheduled. */
+	if (p->exiting) {
+		p->exiting = false;
+		if (p == e->main_proc)
+			e->exiting = false;
+		if (t->state == TH_EXITING)
+			t->state = e->running == t ? TH_RUNNING : TH_IN_KERNEL;
+	}
 	sc_bp_clear(p);
 	sc_mem_open(p);
 	if (p != e->main_proc)

@@ -11,7 +11,7 @@ sc_setup
 RUNS=100
 
 for name in bounded_buffer sync_zoo pipe_reader fork_exec many_threads \
-	spin_handoff c11_threads cancel_blocked; do
+	spin_handoff c11_threads cancel_blocked exec_threaded; do
 	bin=$(sc_target "$name")
 	native=$SC_TMP/$name.native
 	json=$SC_TMP/$name.json
