@@ -210,6 +210,11 @@ static void kill_everything(struct sc_engine *e)
 		kill(-e->main_pid, SIGKILL);
 	for (size_t i = 0; i < e->nprocs; i++)
 		kill(e->procs[i]->pid, SIGKILL);
+	/* A thread whose exit stop was reported already (and so will not be
+	 * reported again) would keep waitpid below waiting: continue every
+	 * thread once; ESRCH for those not stopped. */
+	for (size_t i = 0; i < e->nthreads; i++)
+		ptrace(PTRACE_CONT, e->threads[i]->tid, 0, 0);
 	/* Reap every tracee; SIGKILL ends ptrace-stops too.  A fork
 	 * server's copy: every tracee of its process group (the server,
 	 * stopped, is a tracee that must stay). */

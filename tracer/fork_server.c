@@ -142,6 +142,11 @@ static void kill_and_reap(pid_t pid)
 	int status;
 
 	kill(pid, SIGKILL);
+	/* Its exit stop (PTRACE_EVENT_EXIT) may have been reported already
+	 * (to an injection's wait): waitpid would not see it again, and
+	 * SIGKILL does not end that stop.  Continue it; harmless (ESRCH)
+	 * when it is not stopped. */
+	ptrace(PTRACE_CONT, pid, 0, 0);
 	for (;;) {
 		pid_t got = waitpid(pid, &status, __WALL);
 		if (got < 0 && errno == EINTR)
@@ -368,6 +373,13 @@ static void server_broke(struct sc_fork_server *s, const char *what)
 	s->broken = true;
 	snprintf(s->why, sizeof(s->why), "the fork server failed (%s: %s); "
 		 "runs start by exec", what, strerror(errno ? errno : EIO));
+	/* End the server now, not when the job ends: a server left stopped
+	 * (a signal from outside, `pkill PROG`, stopped it) is a child the
+	 * exec'd runs' final reaping (waitpid(-1)) would wait for forever. */
+	if (s->parked.pid > 0) {
+		kill_and_reap(s->parked.pid);
+		s->parked.pid = 0;
+	}
 }
 
 pid_t sc_fork_server_fork(struct sc_fork_server *s,

@@ -145,6 +145,31 @@ sc launch --json -n 2 --timeout 1 -- "$(sc_target spin_forever)" \
 tap_is "$rc/$(json_get "$SC_TMP/spin.json" 'd["bugs"][0]["kind"]')" \
 	"1/hang" "spin_forever: the run ends at --timeout"
 
+# Someone kills the program by name (`pkill PROG`): the fork servers,
+# named like it, die or stop with it.  Each killed run is reported, and
+# the session ends with nothing left, whatever the signal.
+for sig in TERM KILL; do
+	victim=$SC_TMP/fsvictim$sig
+	cp "$(sc_target pipe_stuck)" "$victim"
+	rc=0
+	timeout 120 env SCHEDCTL_SOCKET="$SC_SOCKET" SCHEDCTL_STATE_DIR="$SC_STATE" \
+		SCHEDCTLD="$SCHEDCTLD" SCHEDCTL_JOBS=1 \
+		"$SCHEDCTL" launch -n 4 --timeout 10 --keep-going -- "$victim" \
+		>/dev/null 2>"$SC_TMP/victim.err" &
+	cli=$!
+	for _ in $(seq 100); do
+		[ "$(pgrep -c -x "fsvictim$sig")" -ge 2 ] && break
+		sleep 0.1
+	done
+	pkill -"$sig" -x "fsvictim$sig"
+	wait "$cli" || rc=$?
+	tap_check "pkill -$sig of the program and its fork servers: the session ends (rc $rc)" \
+		test "$rc" -ne 124
+	tap_is "$(pgrep -x "fsvictim$sig")" "" \
+		"pkill -$sig: no copy or server of the program is left"
+	tap_diag_file "$SC_TMP/victim.err" 5
+done
+
 SC_SOCKET=$EXEC_SOCKET SC_STATE=$EXEC_STATE sc_shutdown
 sc_check_no_leftovers
 tap_done
