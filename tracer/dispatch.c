@@ -274,7 +274,11 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 	if (sig == SIGTRAP && sc_deliver_own_sigtrap(e, t))
 		return;
 	t->pending_signal = sig;
-	resume_free(t);
+	/* A thread released into a syscall (pause, sigsuspend, a read) runs
+	 * the handler and comes back from the syscall: its return must stop
+	 * (the handler's rt_sigreturn brings the syscall's result back), or
+	 * it would run on unseen while the engine waits for it. */
+	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
 }
 
 static void on_new_thread(struct sc_engine *e, struct sc_thread *parent,
@@ -395,6 +399,21 @@ static void on_exec(struct sc_engine *e, struct sc_thread *t)
 	resume_free(t);
 }
 
+/* The THREAD_EXIT event of a thread that called exit, with the waiter its
+ * clear_child_tid wake releases. */
+static void emit_thread_exit(struct sc_engine *e, struct sc_thread *t)
+{
+	struct sc_event ev = t->next;
+
+	ev.step = t->exit_step;
+	e->nwoken = 0;
+	if (!t->proc->exiting)
+		sc_futex_wake_clear_tid(e, t);
+	sc_emit_event(e, &ev);
+	t->exit_record_pending = false;
+	t->exit_recorded = true;
+}
+
 static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 {
 	struct sc_process *p = t->proc;
@@ -402,13 +421,8 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 	if (t->probe_bp_planted && !p->exiting)
 		sc_preempt_cancel(t);
 	if (t->controlled && t->exit_record_pending) {
-		struct sc_event ev = t->next;
-		ev.step = t->exit_step;
-		e->nwoken = 0;
-		if (!p->exiting)
-			sc_futex_wake_clear_tid(e, t);
-		sc_emit_event(e, &ev);
-	} else if (t->controlled && !p->exiting) {
+		emit_thread_exit(e, t);
+	} else if (t->controlled && !p->exiting && !t->exit_recorded) {
 		sc_futex_wake_clear_tid(e, t);
 	}
 	bool leader = t->tid == p->pid;
@@ -652,6 +666,16 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 		 * scheduling its threads. */
 		if (t->controlled && !t->exit_record_pending)
 			sc_process_exiting(e, t->proc);
+		if (t->controlled && t->exit_record_pending &&
+		    t->tid == t->proc->pid && sc_process_has_other_threads(e, t)) {
+			/* main's pthread_exit: a leader is reaped only with
+			 * its whole process, so it is done now (its exit
+			 * already woke its joiners); the others run on. */
+			emit_thread_exit(e, t);
+			t->state = TH_EXITING;
+			if (e->running == t)
+				e->running = NULL;
+		}
 		if (t->state != TH_RUNNING && t->controlled)
 			t->state = TH_EXITING;
 		resume_free(t);

@@ -181,6 +181,7 @@ struct sc_thread {
 
 	uint64_t clear_child_tid;       /* CLONE_CHILD_CLEARTID address */
 	bool exit_record_pending;       /* THREAD_EXIT event emitted at reap */
+	bool exit_recorded;             /* ... or at its exit stop (a leader) */
 	uint64_t exit_step;
 
 	/* Last libc sync call, for reports (deadlocks). */
@@ -702,6 +703,8 @@ struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
 void sc_thread_remove(struct sc_engine *e, struct sc_thread *t);
 void sc_process_remove(struct sc_engine *e, struct sc_process *p);
 bool sc_process_has_threads(struct sc_engine *e, struct sc_process *p);
+bool sc_process_has_other_threads(struct sc_engine *e,
+				  const struct sc_thread *t);
 void sc_process_exiting(struct sc_engine *e, struct sc_process *p);
 bool sc_take_deferred(struct sc_engine *e, pid_t tid, pid_t *out_tid,
 		      int *status);

@@ -124,6 +124,19 @@ bool sc_process_has_threads(struct sc_engine *e, struct sc_process *p)
 	return false;
 }
 
+/* Has t's process a thread other than t that has not exited? */
+bool sc_process_has_other_threads(struct sc_engine *e,
+				  const struct sc_thread *t)
+{
+	for (size_t i = 0; i < e->nthreads; i++) {
+		const struct sc_thread *o = e->threads[i];
+		if (o != t && o->proc == t->proc && !o->exit_recorded &&
+		    o->state != TH_EXITING)
+			return true;
+	}
+	return false;
+}
+
 /* p is going away as a whole: stop scheduling its threads.  The run as a
  * whole only waits for deaths once the main process goes. */
 void sc_process_exiting(struct sc_engine *e, struct sc_process *p)
