@@ -319,6 +319,25 @@ static void wake_changed_words(struct sc_engine *e)
 	}
 }
 
+/* A thread that held robust mutexes died: the kernel walked its robust
+ * list, marked each such futex word FUTEX_OWNER_DIED (clearing the
+ * owner's tid) and woke a waiter (exit_robust_list).  Release the
+ * modelled waiters of such words in dead's process: their pthread_mutex_lock
+ * returns EOWNERDEAD, as natively (a spurious wake-up is allowed). */
+static void wake_owner_died(struct sc_engine *e, const struct sc_thread *dead)
+{
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *w = e->threads[i];
+		uint32_t cur;
+		if (!w->controlled || w->state != TH_BLOCKED ||
+		    w->proc != dead->proc)
+			continue;
+		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) == 0 &&
+		    cur != w->wait_val && (cur & FUTEX_OWNER_DIED))
+			release_waiter(e, w);
+	}
+}
+
 /* A thread with CLONE_CHILD_CLEARTID died: the kernel wrote 0 there and
  * woke one waiter (mm_release); do the same for modelled waiters. */
 void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead)
@@ -327,4 +346,5 @@ void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead)
 		sc_wake_waiters(e, dead, dead->clear_child_tid, BITSET_ANY, 1);
 	else if (e->attached)
 		wake_changed_words(e);
+	wake_owner_died(e, dead);
 }
