@@ -599,6 +599,7 @@ int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
 int sc_maps_find_module(pid_t pid, const char *path_equal,
 			const char *const *name_prefixes, char *path,
 			size_t len, uint64_t *base);
+bool sc_maps_addr_shared(pid_t pid, uint64_t addr);
 
 /* ---- symbolize.c ---- */
 /* "func+0x1a (/path/prog)" or "0xADDR"; writes into buf. */

@@ -64,3 +64,29 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 
 	return sc_maps_foreach(pid, find_one, &a) == 1 ? 0 : -1;
 }
+
+/* Is addr in a shared mapping of pid (MAP_SHARED: shm, a shared anonymous
+ * mapping, a shared file), one another process may see as well?  false
+ * when the maps cannot be read. */
+bool sc_maps_addr_shared(pid_t pid, uint64_t addr)
+{
+	char maps[64], line[4200];
+	bool shared = false;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(maps, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+		char perms[8] = "";
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3)
+			continue;
+		if (addr >= start && addr < end) {
+			shared = perms[3] == 's';
+			break;
+		}
+	}
+	fclose(f);
+	return shared;
+}

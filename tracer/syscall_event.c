@@ -25,6 +25,13 @@ static void futex_event(struct sc_thread *t)
 	int cmd = (int)(t->regs.rsi & FUTEX_CMD_MASK);
 
 	t->next.object = t->regs.rdi;
+	/* A process-shared futex (no FUTEX_PRIVATE_FLAG) in memory another
+	 * process maps too (a pshared semaphore or mutex in shm): that
+	 * process, which we may not trace, can wait or wake there, which
+	 * the model cannot see.  The kernel does it all. */
+	if (!(t->regs.rsi & FUTEX_PRIVATE_FLAG) &&
+	    sc_maps_addr_shared(t->proc->pid, t->regs.rdi))
+		cmd = -1;
 	switch (cmd) {
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET:

@@ -44,5 +44,19 @@ sc launch --json -s pos -n 30 --seed 1 --follow-forks -- \
 	"$(sc_target fork_exec)" >"$SC_TMP/c.json" 2>"$SC_TMP/err" || rc=$?
 tap_is "$rc" 0 "--follow-forks: fork_exec (child execs /bin/true) passes 30 runs"
 
+# A process-shared semaphore the child posts: the kernel's futex, not the
+# model's, and a followed child's posts replay.
+rc=0
+sc launch --json -n 30 --seed 1 --follow-forks --keep-traces all \
+	--out "$SC_TMP/psem" -- "$(sc_target pshared_sem)" \
+	>"$SC_TMP/c.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/c.json" 'd["failing_runs"]')" "0/0" \
+	"--follow-forks: pshared_sem (the child posts main's semaphore) passes 30 runs"
+same=0
+for r in 1 2 3 4 5; do
+	sc replay "$SC_TMP/psem/run-00000$r.sctrace" >/dev/null 2>&1 && same=$((same + 1))
+done
+tap_is "$same" 5 "--follow-forks: pshared_sem runs 1-5 replay"
+
 sc_check_no_leftovers
 tap_done
