@@ -164,6 +164,7 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 	sc_bp_remove(p, p->entry_bp);
 	p->entry_bp = 0;
 	p->images++;
+	sc_random_auxv(e, p);
 	if (!adopted && sc_plant_libc_breakpoints(p) >= 0)
 		p->libc_ready = true;
 	if (!adopted && e->cfg->vclock)

@@ -415,6 +415,9 @@ int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
  * /dev/random: complete it with the run's seeded bytes (when
  * cfg->seeded_random) and resume t.  False for any other syscall. */
 bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t);
+/* p's image is at its entry point: its AT_RANDOM bytes drawn from the
+ * run's seed (when cfg->seeded_random). */
+void sc_random_auxv(struct sc_engine *e, struct sc_process *p);
 
 /* ---- affinity.c ---- */
 /* t stopped at sched_getaffinity(2) or sched_setaffinity(2) on a thread

@@ -13,11 +13,18 @@
  * the run's seed, gives the same ones again.
  *
  * The call is completed at its seccomp stop (skipped, with the count as
- * its return value): it is not a scheduling point.  Not covered: the
- * kernel's AT_RANDOM bytes (stack canaries, pointer mangling: never a
- * branch), the rdrand and rdseed instructions, and readv/pread of the
+ * its return value): it is not a scheduling point.
+ *
+ * The kernel's 16 AT_RANDOM bytes are replaced too, at each image's entry
+ * point: glibc has taken its stack canary and pointer guard from them by
+ * then (never a branch), but Go's runtime seeds its random numbers from
+ * them (select and map iteration order, the scheduler's choices), and
+ * fork-server copies all share the server's.  Drawn from the seed apart
+ * from the stream, so that getrandom's bytes stay what they were.
+ * Not covered: the rdrand and rdseed instructions, and readv/pread of the
  * random devices.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,4 +112,21 @@ bool sc_random_syscall(struct sc_engine *e, struct sc_thread *t)
 	 * attached thread is resumed to its syscall stops by sc_resume.) */
 	sc_resume(t, PTRACE_CONT);
 	return true;
+}
+
+void sc_random_auxv(struct sc_engine *e, struct sc_process *p)
+{
+	/* "AT_RANDOM", to keep these words apart from the stream's. */
+	const uint64_t salt = 0x41545f52414e444full;
+	uint64_t addr, words[2];
+
+	if (!e->cfg->seeded_random)
+		return;
+	addr = sc_auxv_value(p->pid, AT_RANDOM);
+	if (!addr)
+		return;
+	for (int i = 0; i < 2; i++)
+		words[i] = mix(e->cfg->random_seed ^ salt ^
+			       mix((uint64_t)p->images * 2 + (uint64_t)i));
+	sc_mem_write(p, addr, words, sizeof(words));
 }

@@ -415,12 +415,15 @@ void sc_schedule_one(struct sc_engine *e)
 	}
 	bool in_kernel = any_in_kernel(e);
 	/* Threads that were preempted in a spin loop wait for another one
-	 * too: virtual time may pass for them as when nothing can run. */
+	 * too, and so do threads about to yield or sleep (a poll loop of
+	 * sched_yield or usleep until a watchdog's timed wait expired):
+	 * virtual time may pass for them as when nothing can run. */
 	size_t nspin = 0;
 	for (size_t i = 0; i < nen; i++) {
 		const struct sc_event *nx = &e->view_threads[e->view_enabled[i]].next;
-		if (nx->kind == SC_EV_PREEMPT &&
-		    (nx->preempt_flags & SC_PREEMPT_SPIN))
+		if ((nx->kind == SC_EV_PREEMPT &&
+		     (nx->preempt_flags & SC_PREEMPT_SPIN)) ||
+		    nx->kind == SC_EV_YIELD || nx->kind == SC_EV_SLEEP)
 			nspin++;
 	}
 	/* Timed waits time out only when nothing else can run (virtual
