@@ -1,10 +1,16 @@
 // demangle.cc - sc_demangle(): the one C++ source of schedctl, because the
 // C++ runtime's demangler (abi::__cxa_demangle, in libstdc++ which every
 // C++ program already loads) is the one that knows the Itanium ABI; a
-// hand-written one would lag behind the compilers.
+// hand-written one would lag behind the compilers.  Rust's names (v0,
+// "_R...", and legacy, "_ZN...17h<hash>E", which __cxa_demangle would
+// leave with $LT$ escapes and the hash) go to libiberty's Rust demangler,
+// GCC's and binutils' own.
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
+// glibc's <cstring> declares basename already (with C++ overloads).
+#define HAVE_DECL_BASENAME 1
+#include <libiberty/demangle.h>
 
 #include "demangle.h"
 
@@ -12,6 +18,13 @@ extern "C" char *sc_demangle(const char *name)
 {
 	if (!name)
 		return nullptr;
+	if (std::strncmp(name, "_R", 2) == 0 ||
+	    std::strncmp(name, "_ZN", 3) == 0) {
+		// NULL unless it is a Rust name (legacy ones end in a hash).
+		char *rust = cplus_demangle(name, DMGL_RUST);
+		if (rust)
+			return rust;
+	}
 	// Only Itanium-mangled names: __cxa_demangle also "demangles" plain
 	// words as types ("i" -> "int", "f" -> "float"), which would turn a
 	// C variable called i into int.
