@@ -181,6 +181,20 @@ static void note_rebuilt(const struct sc_trace *t, char *msg, size_t len)
 	}
 }
 
+/* Did the recorded run die of a signal that comes from outside a program
+ * (kill, Ctrl-C, a timeout's), not of a fault or its own abort? */
+static bool killed_from_outside(const struct sc_trace *t)
+{
+	if (t->verdict != SC_VERDICT_CRASH)
+		return false;
+	switch (t->signal) {
+	case SIGKILL: case SIGTERM: case SIGINT: case SIGHUP: case SIGQUIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
@@ -322,7 +336,22 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		sc_describe_panic(&o->res, errpath, o->message,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));
-		if (o->res.verdict == SC_VERDICT_HANG &&
+		if (killed_from_outside(t) && o->res.verdict != t->verdict) {
+			/* Not the replay's slowness, nor a divergence: the
+			 * recorded run ended by a signal no thread of it
+			 * sent, which the schedule cannot bring back. */
+			o->res.verdict = SC_VERDICT_DIVERGED;
+			o->diverged_at = (int64_t)o->res.steps;
+			sc_strf(o->message, sizeof(o->message),
+				"the recorded run was killed by SIG%s, which "
+				"no thread of the program sent (a user, a "
+				"timeout, the OOM killer): a replay cannot "
+				"reproduce that; this replay ended with %s",
+				sigabbrev_np(t->signal),
+				sc_verdict_name(o->res.verdict == SC_VERDICT_DIVERGED
+						? SC_VERDICT_HANG : o->res.verdict));
+			o->location[0] = '\0';
+		} else if (o->res.verdict == SC_VERDICT_HANG &&
 		    t->verdict != SC_VERDICT_HANG &&
 		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u) {
 			o->too_slow = true;

@@ -154,7 +154,8 @@ for sig in TERM KILL; do
 	rc=0
 	timeout 120 env SCHEDCTL_SOCKET="$SC_SOCKET" SCHEDCTL_STATE_DIR="$SC_STATE" \
 		SCHEDCTLD="$SCHEDCTLD" SCHEDCTL_JOBS=1 \
-		"$SCHEDCTL" launch -n 4 --timeout 10 --keep-going -- "$victim" \
+		"$SCHEDCTL" launch -n 4 --timeout 10 --keep-going \
+		--out "$SC_TMP/victim$sig.out" -- "$victim" \
 		>/dev/null 2>"$SC_TMP/victim.err" &
 	cli=$!
 	for _ in $(seq 100); do
@@ -169,6 +170,13 @@ for sig in TERM KILL; do
 		"pkill -$sig: no copy or server of the program is left"
 	tap_diag_file "$SC_TMP/victim.err" 5
 done
+# Its replay says why it cannot end the same way.
+sc replay --timeout 2 "$SC_TMP/victimKILL.out/run-000001.sctrace" \
+	>/dev/null 2>"$SC_TMP/victim.replay" || true
+tap_check "the replay of a run killed from outside says so" \
+	grep -q "killed by SIGKILL, which no thread of the program sent" \
+	"$SC_TMP/victim.replay"
+tap_diag_file "$SC_TMP/victim.replay" 3
 
 SC_SOCKET=$EXEC_SOCKET SC_STATE=$EXEC_STATE sc_shutdown
 sc_check_no_leftovers
