@@ -266,6 +266,8 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 			return;
 		}
 	}
+	if (sig == SIGSEGV && sc_vclock_tsc(e, t))
+		return;
 	if (is_fatal_signal(sig)) {
 		sc_regs_fetch(t);
 		sc_note_fault(e, t, sig);

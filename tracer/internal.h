@@ -583,6 +583,10 @@ int sc_plant_vclock_breakpoints(struct sc_process *p);
  * return true. */
 bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
 			  const struct sc_breakpoint *bp);
+/* t got SIGSEGV: when it is an rdtsc or rdtscp that faulted because the
+ * program runs with PR_TSC_SIGSEGV (cfg->vclock), answer it with the
+ * virtual counter, resume t and return true. */
+bool sc_vclock_tsc(struct sc_engine *e, struct sc_thread *t);
 
 /* ---- maps.c ---- */
 /* One file-backed mapping (path starting with '/') of /proc/PID/maps. */

@@ -14,18 +14,30 @@
  * same answers.  The CPU-time clocks (and any clock the vDSO itself
  * sends to the kernel) are left to the vDSO; so are threads that are not
  * controlled.
+ *
+ * The time-stamp counter too: the program is started with
+ * PR_SET_TSC(PR_TSC_SIGSEGV) (inherited by its threads and children, kept
+ * across exec), so that rdtsc and rdtscp fault; the fault is answered
+ * here with the same virtual time at TSC_PER_NS ticks per ns (the real
+ * counter for threads that are not controlled).  Go's runtime seeds each
+ * thread's random numbers with it, which decide its scheduler's choices.
  */
 #include <elf.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/auxv.h>
+#include <signal.h>
 #include <time.h>
+#include <x86intrin.h>
 
 #include "internal.h"
 
 #define STEP_NS 10000u
 #define READ_NS 1000u
+/* The virtual counter: a 3 GHz clock that started an hour before. */
+#define TSC_PER_NS 3u
+#define TSC_BASE (3600ull * 1000000000ull * TSC_PER_NS)
 
 static const char CLOCK_GETTIME[] = "clock_gettime";
 static const char GETTIMEOFDAY[] = "gettimeofday";
@@ -169,5 +181,33 @@ bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
 		return_from(t, sec);
 	}
 	sc_resume(t, PTRACE_CONT);
+	return true;
+}
+
+bool sc_vclock_tsc(struct sc_engine *e, struct sc_thread *t)
+{
+	siginfo_t si;
+	uint8_t insn[3];
+	unsigned len;
+
+	if (!e->cfg->vclock || ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) < 0 ||
+	    si.si_code != SI_KERNEL || sc_regs_fetch(t) < 0 ||
+	    sc_mem_read(t->proc, t->regs.rip, insn, sizeof(insn)) < 0)
+		return false;
+	if (insn[0] == 0x0f && insn[1] == 0x31)
+		len = 2;                                /* rdtsc */
+	else if (insn[0] == 0x0f && insn[1] == 0x01 && insn[2] == 0xf9)
+		len = 3;                                /* rdtscp */
+	else
+		return false;
+	uint64_t tsc = t->controlled ? TSC_BASE + elapsed_ns(e) * TSC_PER_NS
+				     : __rdtsc();
+	t->regs.rax = tsc & 0xffffffffu;
+	t->regs.rdx = tsc >> 32;
+	if (len == 3)
+		t->regs.rcx = 0;                        /* IA32_TSC_AUX */
+	t->regs.rip += len;
+	t->regs_dirty = true;
+	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
 	return true;
 }

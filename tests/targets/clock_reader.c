@@ -2,14 +2,17 @@
  * clock_reader.c (correct): two threads take turns under a mutex and
  * time their work with clock_gettime(CLOCK_MONOTONIC); main prints what
  * they measured, the wall clock (gettimeofday, time) and which thread
- * measured more, branching on it as a timing-based test does.  Under
- * schedctl the clock is part of the schedule: a run and its replays
- * print the same lines (tests/e2e/replay_load.sh).
+ * measured more, branching on it as a timing-based test does; and the
+ * ticks of the time-stamp counter (rdtsc, rdtscp) around it all, as Go's
+ * runtime and cycle-counting code read them.  Under schedctl the clock
+ * is part of the schedule: a run and its replays print the same lines
+ * (tests/e2e/replay_load.sh).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/time.h>
 #include <time.h>
+#include <x86intrin.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long total;
@@ -40,6 +43,8 @@ int main(void)
 	pthread_t a, b;
 	long took_a = 0, took_b = 0;
 	struct timeval tv;
+	unsigned aux;
+	unsigned long long tsc0 = __rdtsc();
 
 	pthread_create(&a, NULL, worker, &took_a);
 	pthread_create(&b, NULL, worker, &took_b);
@@ -50,5 +55,6 @@ int main(void)
 	       took_a > took_b ? "a" : "b");
 	printf("wall %ld.%06ld, time %ld, total %ld\n", (long)tv.tv_sec,
 	       (long)tv.tv_usec, (long)time(NULL), total);
+	printf("tsc ticks %llu\n", __rdtscp(&aux) - tsc0);
 	return 0;
 }
