@@ -1,4 +1,5 @@
-/* panic_parse.c - bug messages from Rust panic lines (panic_parse.h). */
+/* panic_parse.c - bug messages from Rust and Go panic lines
+ * (panic_parse.h). */
 #include "config.h"
 
 #include <fcntl.h>
@@ -10,8 +11,10 @@
 #include "file_tail.h"
 #include "panic_parse.h"
 
-/* Rust's exit status after an uncaught panic. */
+/* Rust's exit status after an uncaught panic, and Go's after a panic or
+ * a fatal error of its runtime. */
 #define RUST_PANIC_STATUS 101
+#define GO_PANIC_STATUS 2
 
 /* In "thread 'NAME' panicked at " or, since Rust 1.88 or so, "thread
  * 'NAME' (TID) panicked at ": where NAME ends (its closing quote), and
@@ -74,14 +77,64 @@ bool sc_parse_panic(const char *line, const char *next, char *msg,
 	return true;
 }
 
+bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
+		       char *loc, size_t loclen)
+{
+	static const char *const heads[] = { "panic: ", "fatal error: " };
+	const char *line = text, *what = NULL;
+
+	/* The first line that starts a panic or a fatal error. */
+	for (; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
+						       : NULL) {
+		for (size_t i = 0; i < 2 && !what; i++)
+			if (strncmp(line, heads[i], strlen(heads[i])) == 0)
+				what = line;
+		if (what)
+			break;
+	}
+	if (!what)
+		return false;
+	size_t what_len = strcspn(what, "\n");
+	/* "goroutine N [running]:", its function, then "\tFILE:LINE +0x..". */
+	const char *g = strstr(what, "\ngoroutine ");
+	const char *tab = g ? strstr(g, "\n\t") : NULL;
+	if (g) {
+		size_t glen = strcspn(g + 1, " ");
+		const char *num = g + 1 + glen + 1;
+		snprintf(msg, msglen, "%.*s (goroutine %.*s)", (int)what_len,
+			 what, (int)strcspn(num, " \n"), num);
+	} else {
+		snprintf(msg, msglen, "%.*s", (int)what_len, what);
+	}
+	loc[0] = '\0';
+	if (tab) {
+		const char *file = tab + 2;
+		size_t flen = strcspn(file, " \n");
+		snprintf(loc, loclen, "%.*s", (int)flen, file);
+	}
+	return true;
+}
+
 void sc_describe_panic(const struct sc_run_result *r, const char *path,
 		       char *msg, size_t msglen, char *loc, size_t loclen)
 {
-	if (r->verdict != SC_VERDICT_EXIT || r->exit_status != RUST_PANIC_STATUS)
+	if (r->verdict != SC_VERDICT_EXIT ||
+	    (r->exit_status != RUST_PANIC_STATUS &&
+	     r->exit_status != GO_PANIC_STATUS))
 		return;
 	char *buf = sc_file_head(path, SC_REPORT_HEAD_BYTES);
 	if (!buf)
 		return;
+	if (r->exit_status == GO_PANIC_STATUS) {
+		char m[1024], l[512];
+		if (sc_parse_go_panic(buf, m, sizeof(m), l, sizeof(l))) {
+			snprintf(msg, msglen, "%s", m);
+			if (l[0])
+				snprintf(loc, loclen, "%s", l);
+		}
+		free(buf);
+		return;
+	}
 	size_t n = strlen(buf);
 	for (char *line = buf; line && *line;) {
 		char *nl = strchr(line, '\n'), *next = NULL;

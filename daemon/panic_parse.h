@@ -1,5 +1,5 @@
 /*
- * panic_parse.h - the message and location of a Rust panic.
+ * panic_parse.h - the message and location of a Rust or Go panic.
  *
  * A panicking Rust program exits with status 101 after printing
  *     thread 'main' panicked at 'MESSAGE', src/main.rs:14:27     (< 1.73)
@@ -21,9 +21,15 @@
 bool sc_parse_panic(const char *line, const char *next, char *msg,
 		    size_t msglen, char *loc, size_t loclen);
 
-/* For a run that exited with status 101: replace msg and loc with the
- * first panic found in the first 64 KiB of the stderr file at path.
- * Leaves them alone otherwise. */
+/* If text (a Go program's stderr) holds a "panic: " or "fatal error: "
+ * line, write it and its goroutine to msg ("panic: boom (goroutine 6)")
+ * and the panicking goroutine's innermost FILE:LINE to loc ("" when the
+ * trace is missing). */
+bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
+		       char *loc, size_t loclen);
+/* For a run that exited with status 101 (Rust) or 2 (Go): replace msg
+ * and loc with the first panic found in the first 64 KiB of the stderr
+ * file at path.  Leaves them alone otherwise. */
 void sc_describe_panic(const struct sc_run_result *r, const char *path,
 		       char *msg, size_t msglen, char *loc, size_t loclen);
 

@@ -18,7 +18,8 @@ GO=/usr/bin/go
 RUNS=20
 
 if [ ! -x "$GO" ]; then
-	for what in "mem runs end" "mem notice" "sync runs end" "stripped notice"; do
+	for what in "mem runs end" "mem notice" "sync runs end" "replay" \
+		"panic message" "panic location" "stripped notice"; do
 		tap_skip "go: $what" "$GO not installed (Debian package golang-go)"
 	done
 	sc_check_no_leftovers
@@ -46,6 +47,23 @@ go_session mem --granularity mem
 tap_is "$(grep -c 'only the functions of package main are instrumented' "$SC_TMP/mem.err")" 1 \
 	"go: mem: one notice that only package main is instrumented"
 go_session sync
+
+# A passing run replays: Go's runtime seeds its random choices from the
+# AT_RANDOM bytes and the time-stamp counter, both given by the seed.
+same=0
+sc launch -n 1 --seed 3 --keep-traces all --out "$SC_TMP/gorun" -- "$bin" fixed \
+	>/dev/null 2>&1
+for _ in 1 2 3 4 5; do
+	sc replay "$SC_TMP/gorun/run-000001.sctrace" >/dev/null 2>&1 && same=$((same + 1))
+done
+tap_is "$same" 5 "go: a passing run replays 5/5"
+
+# A panic is the bug's message, with its goroutine and line.
+sc launch --json -n 1 -- "$bin" panic >"$SC_TMP/panic.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/panic.json" 'd["bugs"][0]["message"]')" \
+	"panic: asked to panic (goroutine 1)" "go: a panic's message names it and its goroutine"
+tap_check "go: its location is the panic's line" \
+	grep -q 'go_check_then_act.go:[0-9]' <(json_get "$SC_TMP/panic.json" 'd["bugs"][0]["location"]')
 
 strip -o "$SC_BIN/go_stripped" "$bin"
 sc launch -n 2 --seed 1 --granularity mem -- "$SC_BIN/go_stripped" fixed \

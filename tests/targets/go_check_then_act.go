@@ -4,7 +4,8 @@
 // multiplexes them), so the bug is not expected to be found; the binary
 // checks that a Go program at --granularity mem instruments only package
 // main (not the runtime) and ends every run quickly.  With the argument
-// "fixed" it checks and withdraws under one lock.
+// "fixed" it checks and withdraws under one lock; with "panic" it panics
+// at the end, for the report of a Go panic.
 package main
 
 import (
@@ -36,6 +37,9 @@ func main() {
 		}()
 	}
 	wg.Wait()
+	if len(os.Args) > 1 && os.Args[1] == "panic" {
+		panic("asked to panic")
+	}
 	if balance < 0 {
 		panic(fmt.Sprintf("overdrawn: %d", balance))
 	}

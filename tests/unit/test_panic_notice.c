@@ -17,7 +17,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(18);
+	plan(21);
 	ok(sc_parse_panic("thread 'main' panicked at 'called `Result::unwrap()` "
 			  "on an `Err` value: Any { .. }', src/main.rs:14:27",
 			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
@@ -44,6 +44,23 @@ int main(void)
 	   "a thread id with the old message form");
 	ok(!sc_parse_panic("stack backtrace:", NULL, msg, sizeof(msg), loc,
 			   sizeof(loc)), "not a panic line");
+	ok(sc_parse_go_panic("hello\npanic: runtime error: index out of range "
+			     "[5] with length 4\n\ngoroutine 6 [running]:\n"
+			     "main.main.func1(...)\n\t/src/x.go:12 +0x1d\n"
+			     "created by main.main\n\t/src/x.go:10 +0x45\n",
+			     msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "panic: runtime error: index out of range [5] with "
+		  "length 4 (goroutine 6)") == 0 &&
+	   strcmp(loc, "/src/x.go:12") == 0, "Go panic: message, goroutine, line");
+	ok(sc_parse_go_panic("fatal error: all goroutines are asleep - deadlock!\n"
+			     "\ngoroutine 1 [chan receive]:\nmain.main()\n"
+			     "\t/src/d.go:5 +0x2d\n", msg, sizeof(msg), loc,
+			     sizeof(loc)) &&
+	   strcmp(msg, "fatal error: all goroutines are asleep - deadlock! "
+		  "(goroutine 1)") == 0 && strcmp(loc, "/src/d.go:5") == 0,
+	   "Go fatal error");
+	ok(!sc_parse_go_panic("exit status 2\nno panic here\n", msg, sizeof(msg),
+			      loc, sizeof(loc)), "Go: no panic line, no message");
 
 	/* The first panic of the file, behind nothing, before backtraces. */
 	int fd = mkstemp(path);
