@@ -515,6 +515,7 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 	/* Planted here once, inherited by every copy. */
 	e->parked.libc_ready = sc_plant_libc_breakpoints(p) >= 0;
 	e->parked.vclock = e->cfg->vclock;
+	e->parked.tsc_reads = e->tsc_reads;
 	if (e->parked.vclock)
 		sc_plant_vclock_breakpoints(p);
 	if (p->nbps) {
@@ -550,6 +551,7 @@ int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p)
 		p->nbps = a->nbps;
 	}
 	p->libc_ready = a->libc_ready;
+	e->tsc_reads = a->tsc_reads;    /* as an exec'd run has at its entry */
 	if (e->cfg->trace && a->mods)
 		sc_trace_modules(e->cfg->trace, a->mods, a->nmods, e->step);
 	return 0;

@@ -261,6 +261,7 @@ struct sc_parked {
 	bool libc_ready, vclock;
 	struct sc_module *mods;
 	size_t nmods;
+	uint64_t tsc_reads;             /* the loader's rdtsc, before entry */
 };
 
 struct sc_engine {
@@ -288,6 +289,7 @@ struct sc_engine {
 	uint64_t pending_ctid;          /* from the clone being executed */
 	uint64_t random_drawn;          /* words of seeded randomness given */
 	uint64_t clock_reads;           /* answered by vclock.c */
+	uint64_t tsc_reads;             /* rdtsc/rdtscp answered (vclock.c) */
 	uint64_t mem_events;            /* memory events executed */
 	bool mem_lifted;                /* cfg->mem_event_cap reached */
 

@@ -200,8 +200,11 @@ bool sc_vclock_tsc(struct sc_engine *e, struct sc_thread *t)
 		len = 3;                                /* rdtscp */
 	else
 		return false;
-	uint64_t tsc = t->controlled ? TSC_BASE + elapsed_ns(e) * TSC_PER_NS
-				     : __rdtsc();
+	/* Its own count of reads: the loader reads the counter before the
+	 * entry point, where a fork server's copy starts (it takes the
+	 * server's count), and no clock read may happen there. */
+	uint64_t ns = e->step * STEP_NS + ++e->tsc_reads * READ_NS;
+	uint64_t tsc = t->controlled ? TSC_BASE + ns * TSC_PER_NS : __rdtsc();
 	t->regs.rax = tsc & 0xffffffffu;
 	t->regs.rdx = tsc >> 32;
 	if (len == 3)
