@@ -50,6 +50,14 @@ static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
 			sizeof(owner)) < 0 || owner <= 0)
 		return;
 	struct sc_thread *o = sc_thread_by_tid(e, owner);
+	/* A child of fork() has a copy of a mutex its parent's thread held
+	 * at the fork: that thread is not in the child, nobody there can
+	 * unlock it. */
+	if (o && o->proc != t->proc) {
+		snprintf(buf, len, " held by T%u of process %d, which fork did "
+			 "not copy into this one", o->logical, (int)o->proc->pid);
+		return;
+	}
 	if (o) {
 		snprintf(buf, len, " held by T%u", o->logical);
 		return;
@@ -57,8 +65,15 @@ static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
 	/* The latest thread with that tid (the kernel reuses them). */
 	for (size_t i = e->ngone; i-- > 0;)
 		if (e->gone[i].tid == owner) {
-			snprintf(buf, len, " held by T%u, which exited without "
-				 "unlocking it", e->gone[i].logical);
+			if (e->gone[i].pid != t->proc->pid)
+				snprintf(buf, len, " held by T%u of process %d "
+					 "when it forked (fork did not copy it "
+					 "into this one)", e->gone[i].logical,
+					 (int)e->gone[i].pid);
+			else
+				snprintf(buf, len, " held by T%u, which exited "
+					 "without unlocking it",
+					 e->gone[i].logical);
 			return;
 		}
 }

@@ -281,7 +281,7 @@ struct sc_engine {
 	struct sc_thread *running;      /* the controlled thread running now */
 	/* Threads gone, by kernel tid: a deadlock report names the exited
 	 * thread that still holds a mutex (deadlock.c). */
-	struct sc_gone_thread { pid_t tid; uint32_t logical; } *gone;
+	struct sc_gone_thread { pid_t tid, pid; uint32_t logical; } *gone;
 	size_t ngone, cap_gone;
 	uint32_t next_logical;
 	uint64_t step;

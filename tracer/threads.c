@@ -86,7 +86,7 @@ void sc_thread_remove(struct sc_engine *e, struct sc_thread *t)
 	}
 	if (e->ngone < e->cap_gone)
 		e->gone[e->ngone++] = (struct sc_gone_thread){ t->tid,
-							       t->logical };
+			t->proc->pid, t->logical };
 	for (size_t i = 0; i < e->nthreads; i++) {
 		if (e->threads[i] != t)
 			continue;
