@@ -35,7 +35,8 @@ pbc_libs=$(pkg-config --libs libprotobuf-c)
 cflags="-std=gnu11 -g -O1 -I$src/tracer/include -I$src/analysis/include -I$gen $pbc_cflags"
 
 echo "building the fuzz target in $work"
-# The symbolizer demangles C++ names with libstdc++ (tracer/demangle.cc).
+# The symbolizer demangles C++ names with libstdc++ and Rust's with
+# libiberty (tracer/demangle.cc).
 "${CLANGXX:-${cc}++}" -std=c++17 -g -O1 -I"$src/tracer/include" \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
 	-c -o "$work/demangle.o" "$src/tracer/demangle.cc"
@@ -56,7 +57,7 @@ echo "building the fuzz target in $work"
 	"$src/tracer/dwarf_line_files.c" \
 	"$src/tracer/addr_ranges.c" "$src/tracer/elf_symbols.c" \
 	"$gen/trace.pb-c.c" $pbc_libs -I/usr/include/libdwarf -ldwarf -lelf -lz \
-	-lstdc++
+	-lstdc++ -liberty
 # shellcheck disable=SC2086
 "$cc" $cflags -o "$work/make_corpus" "$src/tests/fuzz/make_corpus.c" \
 	"$src/tracer/trace_writer.c" "$src/tracer/env_digest.c" "$src/tracer/env_pack.c" \
