@@ -1,18 +1,63 @@
 /* maps.c - reading /proc/PID/maps: the one parser behind libc lookup,
  * module instrumentation, symbolisation and the trace's module map. */
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
+/* A non-empty maps file at path, rewound; NULL otherwise. */
+static FILE *open_nonempty(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int c;
+
+	if (!f)
+		return NULL;
+	c = fgetc(f);
+	if (c == EOF) {
+		fclose(f);
+		return NULL;
+	}
+	ungetc(c, f);
+	return f;
+}
+
+/* pid's memory map.  A process whose main thread ended with pthread_exit
+ * (a zombie leader: its other threads run on) shows an empty
+ * /proc/PID/maps; the map is read through one of its live threads. */
+static FILE *open_maps(pid_t pid)
+{
+	char path[96];
+	FILE *f;
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if ((f = open_nonempty(path)))
+		return f;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return NULL;
+	while (!f && (de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/maps",
+			 (int)pid, de->d_name);
+		f = open_nonempty(path);
+	}
+	closedir(d);
+	return f;
+}
+
 int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
 					 void *arg), void *arg)
 {
-	char maps[64], line[4200];
+	char line[4200];
 	int rc = 0;
 
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(maps, "re");
+	FILE *f = open_maps(pid);
 	if (!f)
 		return -1;
 	while (!rc && fgets(line, sizeof(line), f)) {
@@ -70,11 +115,10 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
  * when the maps cannot be read. */
 bool sc_maps_addr_shared(pid_t pid, uint64_t addr)
 {
-	char maps[64], line[4200];
+	char line[4200];
 	bool shared = false;
 
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	FILE *f = fopen(maps, "re");
+	FILE *f = open_maps(pid);
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {

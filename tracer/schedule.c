@@ -264,6 +264,11 @@ static bool any_in_kernel(struct sc_engine *e)
 			return true;    /* a free child may exit */
 		switch (t->state) {
 		case TH_EXITING:
+			/* A leader that ended with pthread_exit is reaped
+			 * only with its process: no death of its comes. */
+			if (t->exit_recorded)
+				break;
+			return true;
 		case TH_NEW:
 		case TH_RUNNING:
 			return true;    /* a death or a first stop is coming */
@@ -314,6 +319,8 @@ static bool kernel_asleep(struct sc_engine *e)
 		struct sc_thread *t = e->threads[i];
 		if (!t->controlled)
 			return false;   /* a free child may do anything */
+		if (t->state == TH_EXITING && t->exit_recorded)
+			continue;       /* a leader's pthread_exit */
 		if (t->state == TH_EXITING || t->state == TH_NEW ||
 		    t->state == TH_RUNNING)
 			return false;

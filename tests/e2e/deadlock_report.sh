@@ -83,5 +83,18 @@ case $rc/$msg in
 *)	tap_not_ok "abandoned_lock: the mutex is held by a thread that exited without unlocking it (exit $rc: $msg)" ;;
 esac
 
+# After main's pthread_exit its leader thread is a zombie until the
+# process ends: a worker's deadlock then is still a deadlock, found at
+# once (not a hang at --timeout), and its stack is symbolised (the map
+# is read through a live thread).
+rc=0
+sc launch --json -n 5 --timeout 30 -- "$(sc_target main_pthread_exit)" deadlock \
+	>"$SC_TMP/pexit.json" 2>/dev/null || rc=$?
+tap_is "$rc $(json_get "$SC_TMP/pexit.json" 'd["bugs"][0]["kind"]')" "1 deadlock" \
+	"main_pthread_exit deadlock: a deadlock after main's pthread_exit is one"
+tap_check "main_pthread_exit deadlock: the worker's stack names its line" \
+	grep -q 'main_pthread_exit.c:[0-9]' <(json_get "$SC_TMP/pexit.json" \
+	'"\n".join(f.get("text") or "" for s in d["bugs"][0]["stacks"] for f in s["frames"])')
+
 sc_check_no_leftovers
 tap_done
