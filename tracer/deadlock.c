@@ -83,8 +83,6 @@ static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
  * (pthread_spin_lock) names. */
 static uint64_t waited_on(const struct sc_thread *t)
 {
-	if (t->spin_wait && t->next.kind == SC_EV_MEM_RMW)
-		return t->next.object;  /* an atomic spin (spin_model.c) */
 	return t->spin_wait ? t->last_call_object : t->wait_addr;
 }
 
@@ -150,16 +148,6 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 		return;
 	}
 	sc_symbolize_data(pid, addr, obj, sizeof(obj));
-	if (t->spin_wait && t->next.kind == SC_EV_MEM_RMW) {
-		char where[512];
-		sc_symbolize(pid, t->next.pc, where, sizeof(where));
-		snprintf(buf + used, len - used,
-			 "%sT%u spins on %s (0x%llx), an atomic "
-			 "read-modify-write that cannot succeed, at %s",
-			 used ? "; " : "", t->logical, obj,
-			 (unsigned long long)addr, where);
-		return;
-	}
 	snprintf(buf + used, len - used, "%sT%u waits on futex %s (0x%llx)",
 		 used ? "; " : "", t->logical, obj, (unsigned long long)addr);
 }

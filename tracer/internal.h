@@ -185,7 +185,6 @@ struct sc_thread {
 	uint64_t exit_step;
 
 	/* Last libc sync call, for reports (deadlocks). */
-	uint64_t last_event_pc;         /* pc of its last executed event */
 	uint16_t last_call_kind;
 	uint64_t last_call_object;
 	uint64_t last_call_site;        /* return address of that call */

@@ -137,7 +137,6 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 
 	e->nwoken = 0;
 	ev.step = e->step++;
-	t->last_event_pc = ev.pc;
 	if (sc_is_sync_kind(ev.kind) && t->logical != 0)
 		e->res->sync_steps++;
 	ev.enabled = nenabled;
