@@ -195,6 +195,15 @@ static bool killed_from_outside(const struct sc_trace *t)
 	}
 }
 
+/* The replay ran to its end but does not stand for the recorded run: a
+ * divergence at its last step, with no location (the caller says why). */
+static void end_as_divergence(struct replay_outcome *o)
+{
+	o->res.verdict = SC_VERDICT_DIVERGED;
+	o->diverged_at = (int64_t)o->res.steps;
+	o->location[0] = '\0';
+}
+
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
@@ -340,23 +349,19 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			/* Not the replay's slowness, nor a divergence: the
 			 * recorded run ended by a signal no thread of it
 			 * sent, which the schedule cannot bring back. */
-			o->res.verdict = SC_VERDICT_DIVERGED;
-			o->diverged_at = (int64_t)o->res.steps;
+			const char *ended = sc_verdict_name(o->res.verdict);
+			end_as_divergence(o);
 			sc_strf(o->message, sizeof(o->message),
 				"the recorded run was killed by SIG%s, which "
 				"no thread of the program sent (a user, a "
 				"timeout, the OOM killer): a replay cannot "
 				"reproduce that; this replay ended with %s",
-				sigabbrev_np(t->signal),
-				sc_verdict_name(o->res.verdict == SC_VERDICT_DIVERGED
-						? SC_VERDICT_HANG : o->res.verdict));
-			o->location[0] = '\0';
+				sigabbrev_np(t->signal), ended);
 		} else if (o->res.verdict == SC_VERDICT_HANG &&
 		    t->verdict != SC_VERDICT_HANG &&
 		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u) {
 			o->too_slow = true;
-			o->res.verdict = SC_VERDICT_DIVERGED;
-			o->diverged_at = (int64_t)o->res.steps;
+			end_as_divergence(o);
 			sc_strf(o->message, sizeof(o->message),
 				"the replay did not finish within %.3g s "
 				"(the recorded run took %.3g s): not the "
@@ -364,7 +369,6 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				"usually finding a preemption inside a tight "
 				"loop again; give it more time with --timeout",
 				timeout_ms / 1000.0, t->wall_us / 1e6);
-			o->location[0] = '\0';
 		}
 	}
 	end_policy(&policy, guided);
