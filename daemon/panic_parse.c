@@ -84,13 +84,13 @@ bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
 	const char *line = text, *what = NULL;
 
 	/* The first line that starts a panic or a fatal error. */
-	for (; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1
-						       : NULL) {
+	while (line && *line && !what) {
 		for (size_t i = 0; i < 2 && !what; i++)
 			if (strncmp(line, heads[i], strlen(heads[i])) == 0)
 				what = line;
-		if (what)
-			break;
+		line = strchr(line, '\n');
+		if (line)
+			line++;
 	}
 	if (!what)
 		return false;

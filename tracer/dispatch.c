@@ -281,7 +281,7 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 	 * the handler and comes back from the syscall: its return must stop
 	 * (the handler's rt_sigreturn brings the syscall's result back), or
 	 * it would run on unseen while the engine waits for it. */
-	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
+	sc_resume_as_before(t);
 }
 
 static void on_new_thread(struct sc_engine *e, struct sc_thread *parent,
@@ -563,7 +563,7 @@ static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
 	}
 	if (sc_preempt_on_interrupt(e, t))
 		return;
-	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
+	sc_resume_as_before(t);
 }
 
 static void on_seccomp(struct sc_engine *e, struct sc_thread *t)

@@ -302,38 +302,27 @@ void sc_futex_execute(struct sc_engine *e, struct sc_thread *t)
 	}
 }
 
-/* Attached processes: threads created before we came have a
- * clear_child_tid we never saw.  When one dies, release the modelled
- * waiters whose futex word the kernel changed (a spurious wake-up is
- * always allowed; callers re-check). */
-static void wake_changed_words(struct sc_engine *e)
-{
-	for (size_t i = 0; i < e->nthreads; i++) {
-		struct sc_thread *w = e->threads[i];
-		uint32_t cur;
-		if (!w->controlled || w->state != TH_BLOCKED)
-			continue;
-		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) == 0 &&
-		    cur != w->wait_val)
-			release_waiter(e, w);
-	}
-}
-
-/* A thread that held robust mutexes died: the kernel walked its robust
- * list, marked each such futex word FUTEX_OWNER_DIED (clearing the
- * owner's tid) and woke a waiter (exit_robust_list).  Release the
- * modelled waiters of such words in dead's process: their pthread_mutex_lock
- * returns EOWNERDEAD, as natively (a spurious wake-up is allowed). */
-static void wake_owner_died(struct sc_engine *e, const struct sc_thread *dead)
+/* A thread died and the kernel changed futex words for it: release the
+ * modelled waiters (of process only, unless NULL) whose word is no
+ * longer the value they waited on and has the bits must_have set (a
+ * spurious wake-up is always allowed; callers re-check).  Attached
+ * processes: threads created before we came have a clear_child_tid we
+ * never saw.  Robust mutexes: the kernel walked the dead thread's robust
+ * list, marked each word FUTEX_OWNER_DIED (clearing the owner's tid) and
+ * woke a waiter (exit_robust_list), whose pthread_mutex_lock returns
+ * EOWNERDEAD. */
+static void wake_changed_words(struct sc_engine *e,
+			       const struct sc_process *process,
+			       uint32_t must_have)
 {
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *w = e->threads[i];
 		uint32_t cur;
 		if (!w->controlled || w->state != TH_BLOCKED ||
-		    w->proc != dead->proc)
+		    (process && w->proc != process))
 			continue;
 		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) == 0 &&
-		    cur != w->wait_val && (cur & FUTEX_OWNER_DIED))
+		    cur != w->wait_val && (cur & must_have) == must_have)
 			release_waiter(e, w);
 	}
 }
@@ -345,6 +334,6 @@ void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead)
 	if (dead->clear_child_tid)
 		sc_wake_waiters(e, dead, dead->clear_child_tid, BITSET_ANY, 1);
 	else if (e->attached)
-		wake_changed_words(e);
-	wake_owner_died(e, dead);
+		wake_changed_words(e, NULL, 0);
+	wake_changed_words(e, dead->proc, FUTEX_OWNER_DIED);
 }

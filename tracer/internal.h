@@ -411,6 +411,7 @@ int sc_mem_write(struct sc_process *p, uint64_t addr, const void *buf, size_t le
 int sc_regs_fetch(struct sc_thread *t);
 int sc_regs_flush(struct sc_thread *t);
 int sc_resume(struct sc_thread *t, int request);  /* PTRACE_CONT/SYSCALL */
+int sc_resume_as_before(struct sc_thread *t);     /* by t->released */
 
 /* ---- random.c ---- */
 /* t stopped at getrandom(2), or at a read of /dev/urandom or

@@ -429,6 +429,6 @@ bool sc_preempt_on_interrupt(struct sc_engine *e, struct sc_thread *t)
 	}
 	/* An interrupt that arrived after the thread had stopped for an
 	 * event of its own: not a step, the thread simply goes on. */
-	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
+	sc_resume_as_before(t);
 	return true;
 }

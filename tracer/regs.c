@@ -27,6 +27,13 @@ int sc_regs_flush(struct sc_thread *t)
 
 /* Resume with request (PTRACE_CONT or PTRACE_SYSCALL), applying a pending
  * syscall skip and delivering a pending signal. */
+/* Resume t the way it was going: a thread released into a syscall stops
+ * again at its return, any other runs on. */
+int sc_resume_as_before(struct sc_thread *t)
+{
+	return sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
+}
+
 int sc_resume(struct sc_thread *t, int request)
 {
 	if (t->held)

@@ -43,6 +43,6 @@ bool sc_deliver_own_sigtrap(struct sc_engine *e, struct sc_thread *t)
 		mask &= ~(1ull << (SIGTRAP - 1));
 		ptrace(PTRACE_SETSIGMASK, t->tid, sizeof(mask), &mask);
 	}
-	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
+	sc_resume_as_before(t);
 	return true;
 }

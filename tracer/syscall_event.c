@@ -30,8 +30,11 @@ static void futex_event(struct sc_thread *t)
 	 * process, which we may not trace, can wait or wake there, which
 	 * the model cannot see.  The kernel does it all. */
 	if (!(t->regs.rsi & FUTEX_PRIVATE_FLAG) &&
-	    sc_maps_addr_shared(t->proc->pid, t->regs.rdi))
-		cmd = -1;
+	    sc_maps_addr_shared(t->proc->pid, t->regs.rdi)) {
+		t->next.kind = SC_EV_FUTEX_OTHER;
+		t->next.access = SC_ACC_RMW;
+		return;
+	}
 	switch (cmd) {
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET:

@@ -112,10 +112,11 @@ int sc_plant_vclock_breakpoints(struct sc_process *p)
 	return planted;
 }
 
-/* The virtual time of this read, in ns since the run's base. */
-static uint64_t elapsed_ns(struct sc_engine *e)
+/* The virtual time of this read, in ns since the run's base; *reads
+ * counts the reads of its kind (clock functions, time-stamp counter). */
+static uint64_t elapsed_ns(const struct sc_engine *e, uint64_t *reads)
 {
-	return e->step * STEP_NS + ++e->clock_reads * READ_NS;
+	return e->step * STEP_NS + ++*reads * READ_NS;
 }
 
 static bool write_pair(struct sc_thread *t, uint64_t addr, uint64_t a,
@@ -160,12 +161,12 @@ bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
 		default:
 			return false;   /* CPU time: the vDSO's own answer */
 		}
-		ns = base + elapsed_ns(e);
+		ns = base + elapsed_ns(e, &e->clock_reads);
 		return_from(t, write_pair(t, t->regs.rsi, ns / 1000000000u,
 					  ns % 1000000000u)
 			       ? 0 : (uint64_t)-EFAULT);
 	} else if (bp->name == GETTIMEOFDAY) {
-		ns = cfg->clock_realtime_ns + elapsed_ns(e);
+		ns = cfg->clock_realtime_ns + elapsed_ns(e, &e->clock_reads);
 		bool ok = !t->regs.rdi ||
 			  write_pair(t, t->regs.rdi, ns / 1000000000u,
 				     ns % 1000000000u / 1000u);
@@ -174,7 +175,7 @@ bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
 					  sizeof(uint64_t)) == 0;
 		return_from(t, ok ? 0 : (uint64_t)-EFAULT);
 	} else {
-		uint64_t sec = (cfg->clock_realtime_ns + elapsed_ns(e)) /
+		uint64_t sec = (cfg->clock_realtime_ns + elapsed_ns(e, &e->clock_reads)) /
 			       1000000000u;
 		if (t->regs.rdi)
 			sc_mem_write(t->proc, t->regs.rdi, &sec, sizeof(sec));
@@ -203,14 +204,15 @@ bool sc_vclock_tsc(struct sc_engine *e, struct sc_thread *t)
 	/* Its own count of reads: the loader reads the counter before the
 	 * entry point, where a fork server's copy starts (it takes the
 	 * server's count), and no clock read may happen there. */
-	uint64_t ns = e->step * STEP_NS + ++e->tsc_reads * READ_NS;
-	uint64_t tsc = t->controlled ? TSC_BASE + ns * TSC_PER_NS : __rdtsc();
+	uint64_t tsc = t->controlled
+		? TSC_BASE + elapsed_ns(e, &e->tsc_reads) * TSC_PER_NS
+		: __rdtsc();
 	t->regs.rax = tsc & 0xffffffffu;
 	t->regs.rdx = tsc >> 32;
 	if (len == 3)
 		t->regs.rcx = 0;                        /* IA32_TSC_AUX */
 	t->regs.rip += len;
 	t->regs_dirty = true;
-	sc_resume(t, t->released ? PTRACE_SYSCALL : PTRACE_CONT);
+	sc_resume_as_before(t);
 	return true;
 }
