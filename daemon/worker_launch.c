@@ -33,6 +33,7 @@
 #include "stdin_file.h"
 #include "store.h"
 #include "strf.h"
+#include "strategy/exit_defer.h"
 #include "strategy/pilot.h"
 #include "strategy/race_pilot.h"
 #include "strategy/strategy.h"
@@ -506,6 +507,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 		  const struct run_files *f, struct sc_run_result *res)
 {
 	struct sc_policy policy;
+	struct sc_exit_defer defer;
 	struct sc_trace_writer *w = NULL;
 	bool controlled = L->strategy->create != NULL;
 	int infd = -1, outfd = -1, errfd = -1, rc = -1;
@@ -531,6 +533,12 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 		sc_strf(L->fatal, sizeof(L->fatal), "run %u: %s", r, why);
 		return -1;
 	}
+	/* Not in a systematic search: its runs must each take the
+	 * alternatives it chose, exits included. */
+	bool defer_exit = controlled && !L->strategy->done &&
+			  (pt.pilot || sc_exit_defer_chosen(seed));
+	if (defer_exit)
+		sc_exit_defer_wrap(&defer, &policy);
 	if (controlled && trace) {
 		struct sc_trace_header h = {
 			.tool_version = PACKAGE_VERSION,
@@ -679,6 +687,8 @@ out:
 			close(errfd);
 	}
 	if (controlled) {
+		if (defer_exit)
+			sc_exit_defer_unwrap(&defer, &policy);
 		L->strategy->destroy(&policy);
 		/* A run the tool could not finish taught nothing reliable;
 		 * the job stops after it anyway. */

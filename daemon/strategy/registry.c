@@ -73,8 +73,7 @@ static const struct sc_strategy strategies[] = {
 	},
 	{
 		.name = "mix",
-		.summary = "surw, surw and pct (depth 3) in turn, run by run "
-			   "(the default)",
+		.summary = "surw, surw and pct (depth 3) in turn, run by run",
 		.create = sc_mix_create,
 		.destroy = sc_portfolio_destroy,
 	},

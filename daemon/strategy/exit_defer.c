@@ -1,0 +1,126 @@
+/* exit_defer.c - the other threads run before the process ends, in pilot
+ * runs (exit_defer.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strategy/exit_defer.h"
+#include "strategy/learn.h"
+
+static bool exits(const struct sc_thread_view *tv)
+{
+	return tv->next.kind == SC_EV_PROCESS_EXIT;
+}
+
+/* A thread that would make progress: not ending the process, not
+ * waiting for the others (a yield, a sleep, a busy loop's time slice).
+ * A watchdog that sleeps in a loop, or a poller, never finishes: the exit
+ * is not held back for them. */
+static bool progresses(const struct sc_thread_view *tv)
+{
+	return !exits(tv) && !sc_event_is_spin(tv->next.kind);
+}
+
+static int defer_pick(void *ctx, const struct sc_sched_view *view)
+{
+	struct sc_exit_defer *d = ctx;
+	struct sc_sched_view v = *view;
+	size_t n = 0, nexit = 0, nprogress = 0;
+
+	for (size_t i = 0; i < view->nenabled; i++) {
+		nexit += exits(&view->threads[view->enabled[i]]);
+		nprogress += progresses(&view->threads[view->enabled[i]]);
+	}
+	if (nexit == 0 || nprogress == 0 || d->deferred >= SC_EXIT_DEFER_MAX)
+		return d->inner.pick(d->inner.ctx, view);
+	if (d->cap < view->nenabled) {
+		uint32_t *nv = realloc(d->enabled,
+				       view->nenabled * sizeof(*nv));
+		if (!nv)        /* no filter rather than no run */
+			return d->inner.pick(d->inner.ctx, view);
+		d->enabled = nv;
+		d->cap = view->nenabled;
+	}
+	for (size_t i = 0; i < view->nenabled; i++)
+		if (!exits(&view->threads[view->enabled[i]]))
+			d->enabled[n++] = view->enabled[i];
+	d->deferred++;
+	v.enabled = d->enabled;
+	v.nenabled = n;
+	return d->inner.pick(d->inner.ctx, &v);
+}
+
+static size_t defer_pick_wake(void *ctx, const struct sc_event *waker,
+			      const uint32_t *waiters, size_t nwaiters,
+			      size_t nwake, uint32_t *out)
+{
+	struct sc_exit_defer *d = ctx;
+
+	return d->inner.pick_wake(d->inner.ctx, waker, waiters, nwaiters,
+				  nwake, out);
+}
+
+static void defer_executed(void *ctx, const struct sc_event *ev)
+{
+	struct sc_exit_defer *d = ctx;
+
+	d->inner.executed(d->inner.ctx, ev);
+}
+
+static int defer_release(void *ctx, const struct sc_event *ev)
+{
+	struct sc_exit_defer *d = ctx;
+
+	return d->inner.release(d->inner.ctx, ev);
+}
+
+static uint32_t defer_slice(void *ctx, uint64_t step, uint32_t thread)
+{
+	struct sc_exit_defer *d = ctx;
+
+	return d->inner.slice(d->inner.ctx, step, thread);
+}
+
+static bool defer_preempt_target(void *ctx, uint64_t step, uint32_t thread,
+				 struct sc_preempt_target *target)
+{
+	struct sc_exit_defer *d = ctx;
+
+	return d->inner.preempt_target(d->inner.ctx, step, thread, target);
+}
+
+static const char *defer_error(void *ctx)
+{
+	struct sc_exit_defer *d = ctx;
+
+	return d->inner.error(d->inner.ctx);
+}
+
+void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p)
+{
+	memset(d, 0, sizeof(*d));
+	d->inner = *p;
+	/* A callback the inner policy leaves NULL stays NULL: the engine's
+	 * default applies. */
+	*p = (struct sc_policy){
+		.ctx = d,
+		.pick = defer_pick,
+		.pick_wake = d->inner.pick_wake ? defer_pick_wake : NULL,
+		.executed = d->inner.executed ? defer_executed : NULL,
+		.release = d->inner.release ? defer_release : NULL,
+		.slice = d->inner.slice ? defer_slice : NULL,
+		.preempt_target = d->inner.preempt_target ? defer_preempt_target
+							  : NULL,
+		.no_slices = d->inner.no_slices,
+		.error = d->inner.error ? defer_error : NULL,
+	};
+}
+
+void sc_exit_defer_unwrap(struct sc_exit_defer *d, struct sc_policy *p)
+{
+	*p = d->inner;
+	free(d->enabled);
+	d->enabled = NULL;
+	d->cap = 0;
+}
