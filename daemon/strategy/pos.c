@@ -42,6 +42,9 @@
 #include "strategy/strategy.h"
 
 #define RESET_YIELDS 1000
+/* Creation events picked in a row before the priorities decide anyway: a
+ * program that starts threads forever must not starve the others. */
+#define EAGER_MAX 256
 
 struct pos_thread {
 	bool drawn;                 /* prio is valid for the event below */
@@ -58,6 +61,7 @@ struct pos_ctx {
 	bool read_only_relaxed;     /* pos-rw: two reads do not race */
 	uint32_t yields;            /* yield and preempt events since a reset */
 	bool alone;                 /* the last view had one live thread */
+	uint32_t eager;             /* creation events picked in a row */
 	struct pos_thread *t;
 	size_t nt;
 	char err[64];
@@ -76,6 +80,13 @@ static bool same_event(const struct pos_thread *t, const struct sc_event *e)
 	       t->object == e->object && t->pc == e->pc;
 }
 
+/* Events that race with nothing another thread does. */
+static bool is_creation(uint16_t kind)
+{
+	return kind == SC_EV_LIB_CREATE || kind == SC_EV_THREAD_CREATE ||
+	       kind == SC_EV_THREAD_START;
+}
+
 static int pos_pick(void *ctx, const struct sc_sched_view *view)
 {
 	struct pos_ctx *c = ctx;
@@ -87,6 +98,13 @@ static int pos_pick(void *ctx, const struct sc_sched_view *view)
 		return SC_PICK_ABORT;   /* the engine never asks then */
 	if (view->nenabled == 1)
 		return (int)view->enabled[0];   /* no choice, no draw */
+	if (c->eager < EAGER_MAX)
+		for (size_t i = 0; i < view->nenabled; i++)
+			if (is_creation(view->threads[view->enabled[i]].next.kind)) {
+				c->eager++;
+				return (int)view->enabled[i];
+			}
+	c->eager = 0;
 	/* Draw for the events that are new or re-drawn, in the view's
 	 * order, so that a seed gives the same draws. */
 	for (size_t i = 0; i < view->nthreads; i++) {

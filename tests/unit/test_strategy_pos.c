@@ -334,6 +334,44 @@ static void test_wake(void)
 	sc_pos_destroy(&p);
 }
 
+/* Thread creation runs before any draw, whoever has it pending, and
+ * does not use up randomness; a program that creates threads forever
+ * still lets the priorities decide after a while. */
+static void test_creation_first(void)
+{
+	struct sc_policy a = make_pos("pos", 61), b = make_pos("pos", 61);
+	struct view_buf v;
+	uint16_t kinds[NTHREADS];
+	int first = 1, same = 1, others = 0;
+
+	for (int k = 0; k < 3; k++) {
+		static const uint16_t creation[3] = {
+			SC_EV_LIB_CREATE, SC_EV_THREAD_CREATE, SC_EV_THREAD_START,
+		};
+
+		for (int i = 0; i < NTHREADS; i++)
+			kinds[i] = SC_EV_MUTEX_LOCK;
+		kinds[2] = creation[k];
+		make_view(&v, 0xf, kinds, rmw, objs);
+		first &= a.pick(a.ctx, &v.view) == 2;
+	}
+	ok(first, "a pending pthread_create, clone or thread start runs first");
+	/* b drew nothing for them: its next choice among locks is a's. */
+	for (int i = 0; i < NTHREADS; i++)
+		kinds[i] = SC_EV_MUTEX_LOCK;
+	make_view(&v, 0xf, kinds, rmw, objs);
+	same = a.pick(a.ctx, &v.view) == b.pick(b.ctx, &v.view);
+	ok(same, "picking them draws no priority");
+	kinds[1] = SC_EV_THREAD_START;
+	make_view(&v, 0xf, kinds, rmw, objs);
+	for (int i = 0; i < 1000; i++)
+		others += a.pick(a.ctx, &v.view) != 1;
+	ok(others > 0, "endless creation lets the others run (%d of 1000)",
+	   others);
+	sc_pos_destroy(&a);
+	sc_pos_destroy(&b);
+}
+
 int main(void)
 {
 	test_registry();
@@ -344,5 +382,6 @@ int main(void)
 	test_changed_event();
 	test_single_choice_free();
 	test_wake();
+	test_creation_first();
 	return done_testing();
 }
