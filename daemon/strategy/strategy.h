@@ -23,12 +23,13 @@
 #include "tracer.h"
 #include "strategy/learn.h"
 
-/* The strategy of a launch without --strategy, chosen by the benchmark
- * (tests/bench/hitrate.sh, 12 buggy targets x 14 columns, 200 runs):
- * surw had the best geometric-mean hit ratio (0.184, against 0.131 for
- * speed, 0.125 for pct-5, 0.120 for portfolio, 0.119 for pos and 0.009
- * for native stress). */
-#define SC_DEFAULT_STRATEGY "surw"
+/* The strategy of a launch without --strategy, chosen by the benchmarks
+ * measured side by side: pos had the best geometric-mean hit ratio on
+ * SCTBench (tests/bench/sctbench.sh, 32 cases, 100 runs: 0.149 and 31
+ * cases hit, against 0.109 and 26 for surw and 0.143 for surw and pos in
+ * turn) and on the project's targets (tests/bench/hitrate.sh, 12
+ * targets, 200 runs: 0.242 against 0.195 for surw and 0.184 for mix). */
+#define SC_DEFAULT_STRATEGY "pos"
 /* What attach takes: not chess (a search over many runs from the
  * program's start), not native (no control). */
 #define SC_ATTACH_STRATEGIES "random, pct, pos, pos-rw, noise, speed, urw, " \
