@@ -139,6 +139,24 @@ static bool declared_atomic(const struct rd *r, const struct sc_trace_event *e)
 	return sc_addr_ranges_overlap(m->ranges, a, a + len);
 }
 
+/* free(3) of a block (a free event): its words' accesses are forgotten.
+ * Why: the next malloc may return the block to another thread as a new
+ * object, ordered after the free by the allocator's lock, which no event
+ * shows; without this the first thread's accesses to the old object
+ * raced with the new owner's (the state of a std::thread that the first
+ * thread deleted at its end, constructed again by main for the next). */
+static void forget_block(struct rd *r, uint64_t block, uint32_t size)
+{
+	for (uint64_t a = block & ~7ULL; a < block + size && a >= (block & ~7ULL);
+	     a += 8) {
+		int64_t k = u64map_get(&r->wordmap, a >> 3);
+		if (k >= 0) {
+			r->words[k].n = 0;
+			r->words[k].atomic = false;
+		}
+	}
+}
+
 /* Check and record one memory access.  Returns 0, 1 when fn stopped the
  * scan, -1 when out of memory. */
 static int mem_access(struct rd *r, size_t ev, race_fn fn, void *ctx)
@@ -256,6 +274,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			if (m)
 				return m;
 		}
+		if (e->kind == SC_EV_FREE)
+			forget_block(r, e->object, e->size);
 		if (oc && (role & HB_RELEASE)) {
 			/* Re-fetched: obj_clock may have moved the clocks. */
 			oc = obj_clock(r, e->object);

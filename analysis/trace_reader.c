@@ -214,6 +214,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->clock_realtime_ns = h->has_clock_realtime_ns ? h->clock_realtime_ns : 0;
 	t->clock_monotonic_ns = h->has_clock_monotonic_ns ? h->clock_monotonic_ns : 0;
 	t->mem_site_cap = h->has_mem_site_cap ? h->mem_site_cap : 0;
+	t->free_events = h->has_free_events && h->free_events;
 	t->mem_event_cap = h->has_mem_event_cap ? h->mem_event_cap : 0;
 	if (h->n_race_pcs) {
 		t->race_pcs = malloc(h->n_race_pcs * sizeof(*t->race_pcs));
@@ -332,7 +333,11 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 		if (b->n_call_site && b->n_call_site != n)
 			return corrupt(ld, off, "event batch of %zu events with "
 				       "%zu call sites", n, b->n_call_site);
-		if (b->n_size && b->size[i] > UINT8_MAX)
+		/* A memory access is at most 64 bytes (an AVX-512
+		 * operand); a free event's block at most 1 MiB. */
+		if (b->n_size && b->size[i] > ((b->kind_access[i] >> 2) ==
+					       SC_EV_FREE ? (1u << 20)
+							  : UINT8_MAX))
 			return corrupt(ld, off, "access size %u out of range",
 				       b->size[i]);
 	}
@@ -361,7 +366,7 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 		e->thread = b->thread[i];
 		e->kind = (uint16_t)(b->kind_access[i] >> 2);
 		e->access = (uint8_t)(b->kind_access[i] & 3);
-		e->size = b->n_size ? (uint8_t)b->size[i] : 0;
+		e->size = b->n_size ? b->size[i] : 0;
 		/* Deltas wrap modulo 2^64, as the writer computed them. */
 		ld->prev_object += (uint64_t)b->object_delta[i];
 		ld->prev_pc += (uint64_t)b->pc_delta[i];

@@ -129,6 +129,7 @@ void sc_bp_clear(struct sc_process *p)
 	p->bps = NULL;
 	p->nbps = 0;
 	p->entry_bp = 0;
+	p->free_bp = 0;
 	p->libc_ready = false;
 	sc_code_forget(p);
 }

@@ -169,6 +169,10 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 		p->libc_ready = true;
 	if (!adopted && e->cfg->vclock)
 		sc_plant_vclock_breakpoints(p);
+	/* Per run, adopted or not: a fork server's image serves runs
+	 * without it too. */
+	if (e->cfg->free_events && !e->mem_lifted)
+		sc_plant_free_breakpoint(p);
 	/* While the process has one thread, none of its accesses can race
 	 * and no schedule has a choice to make there: rules 2 plant the
 	 * sites at its first thread creation.  A test framework's start-up
@@ -193,6 +197,35 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 			sc_module_map_free(mods, n);
 		}
 	}
+}
+
+/* The largest block a free event describes: the race detector forgets
+ * the accesses to each of its words. */
+#define FREE_SIZE_MAX (1u << 20)
+
+/* free(3) at its entry (sc_run_config.free_events): an event with the
+ * block and its usable size, from glibc's chunk header (the size word
+ * before the block; bit 1 marks an mmap'ed chunk, whose header is two
+ * words).  Not free(NULL), not glibc freeing for itself (stdio buffers:
+ * the program never touched them, and every event costs a stop). */
+static void on_free(struct sc_engine *e, struct sc_thread *t,
+		    struct sc_breakpoint *bp, uint64_t ret)
+{
+	uint64_t block = t->regs.rdi, head = 0, size = 0;
+
+	if (!block || !ret || sc_code_is_glibc(t->proc, ret - 1) ||
+	    sc_mem_read(t->proc, block - 8, &head, sizeof(head)) < 0) {
+		if (sc_bp_step_over(e, t) == 0)
+			resume_free(t);
+		return;
+	}
+	size = head & ~(uint64_t)7;
+	size = size > ((head & 2) ? 16 : 8) ? size - ((head & 2) ? 16 : 8) : 0;
+	t->next = (struct sc_event){ .thread = t->logical, .kind = SC_EV_FREE,
+		.access = SC_ACC_WRITE, .object = block, .pc = bp->addr,
+		.call_site = ret,
+		.size = size < FREE_SIZE_MAX ? (uint32_t)size : FREE_SIZE_MAX };
+	sc_become_ready(e, t);
 }
 
 static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
@@ -231,6 +264,10 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 	/* At the entry, [rsp] is the caller's return address. */
 	uint64_t ret = 0;
 	sc_mem_read(t->proc, t->regs.rsp, &ret, sizeof(ret));
+	if (bp->kind == SC_EV_FREE) {
+		on_free(e, t, bp, ret);
+		return;
+	}
 	/* glibc locking for itself (the dynamic loader's lock taken in
 	 * pthread_create, the locale lock of printf): not the program's
 	 * synchronisation, and each such event would be one more point
@@ -332,6 +369,7 @@ static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 			memcpy(p->bps, parent->proc->bps,
 			       parent->proc->nbps * sizeof(*p->bps));
 			p->nbps = parent->proc->nbps;
+			p->free_bp = parent->proc->free_bp;
 		}
 	}
 	if (!sc_thread_new(e, pid, p))

@@ -100,6 +100,7 @@ struct sc_process {
 	struct sc_breakpoint *bps;  /* sorted by addr */
 	size_t nbps;
 	uint64_t entry_bp;      /* program entry breakpoint, 0 when none */
+	uint64_t free_bp;       /* free(3)'s breakpoint (free_events), or 0 */
 	/* Breakpoints removed last, maybe while a thread ran: it may have
 	 * hit one just before, and its trap comes after the int3 is gone
 	 * (sc_bp_stale_trap). */
@@ -574,6 +575,10 @@ void sc_site_cache_put(const struct sc_site_key *k,
 
 /* ---- libc_syms.c ---- */
 int sc_plant_libc_breakpoints(struct sc_process *p);
+/* The breakpoint at libc's free (sc_run_config.free_events), per run:
+ * not in a fork server's image, whose other runs must not stop there.
+ * 0, or -1 when libc or its free is not found. */
+int sc_plant_free_breakpoint(struct sc_process *p);
 uint64_t sc_auxv_entry(pid_t pid);
 /* The value of auxiliary vector entry type of pid (0: none). */
 uint64_t sc_auxv_value(pid_t pid, uint64_t type);

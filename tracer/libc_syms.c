@@ -103,6 +103,7 @@ static struct {
 	bool is_dyn;
 	struct found_fn *v;
 	size_t n;
+	uint64_t free_value;    /* free's symbol value, 0: none */
 } cache;
 
 static int remember(const struct sync_fn *fn, uint64_t value)
@@ -131,6 +132,8 @@ static int collect_symtab(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 		    sym.st_shndx == SHN_UNDEF)
 			continue;
 		const char *name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name && strcmp(name, "free") == 0)
+			cache.free_value = sym.st_value;
 		const struct sync_fn *fn = name ? lookup_sync_fn(name) : NULL;
 		if (fn && remember(fn, sym.st_value) < 0)
 			return -1;
@@ -149,6 +152,7 @@ static int read_libc(int fd, const struct stat *st)
 
 	cache.valid = false;
 	cache.n = 0;
+	cache.free_value = 0;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
@@ -178,17 +182,18 @@ static bool cache_is_of(const struct stat *st)
 	       cache.mtime.tv_nsec == st->st_mtim.tv_nsec;
 }
 
-int sc_plant_libc_breakpoints(struct sc_process *p)
+/* Find p's libc and make the cache its; *bias: what symbol values add.
+ * 1 done, 0 no libc (a static binary), -1 error. */
+static int load_libc(struct sc_process *p, uint64_t *bias)
 {
 	char path[4096];
 	uint64_t base;
 	struct stat st;
-	int planted = 0;
 
 	static const char *const libc_names[] = { "libc.so", "libc-", NULL };
 	if (sc_maps_find_module(p->pid, NULL, libc_names, path, sizeof(path),
 				&base) < 0)
-		return 0;   /* static binary or no libc: syscalls only */
+		return 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -197,7 +202,31 @@ int sc_plant_libc_breakpoints(struct sc_process *p)
 		return -1;
 	}
 	close(fd);
-	uint64_t bias = cache.is_dyn ? base : 0;
+	*bias = cache.is_dyn ? base : 0;
+	return 1;
+}
+
+int sc_plant_free_breakpoint(struct sc_process *p)
+{
+	uint64_t bias;
+
+	if (load_libc(p, &bias) <= 0 || !cache.free_value)
+		return -1;
+	if (sc_bp_add(p, bias + cache.free_value, SC_EV_FREE, SC_ACC_WRITE,
+		      "free") < 0)
+		return -1;
+	p->free_bp = bias + cache.free_value;
+	return 0;
+}
+
+int sc_plant_libc_breakpoints(struct sc_process *p)
+{
+	uint64_t bias;
+	int planted = 0;
+	int found = load_libc(p, &bias);
+
+	if (found <= 0)
+		return found;   /* 0: static binary or no libc, syscalls only */
 	for (size_t i = 0; i < cache.n; i++) {
 		const struct sync_fn *fn = cache.v[i].fn;
 		if (sc_bp_add(p, bias + cache.v[i].value, fn->kind, fn->access,

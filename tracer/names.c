@@ -43,6 +43,7 @@ static const char *const kind_names[SC_EV__COUNT] = {
 	[SC_EV_MEM_READ] = "read",
 	[SC_EV_MEM_WRITE] = "write",
 	[SC_EV_MEM_RMW] = "rmw",
+	[SC_EV_FREE] = "free",
 };
 
 const char *sc_event_kind_name(enum sc_event_kind k)

@@ -99,7 +99,7 @@ static bool sc_is_sync_kind(uint32_t kind)
 	case SC_EV_YIELD: case SC_EV_SLEEP:
 		return true;
 	default:
-		return kind >= SC_EV_MUTEX_LOCK && kind < SC_EV__COUNT;
+		return kind >= SC_EV_MUTEX_LOCK && kind <= SC_EV_MEM_RMW;
 	}
 }
 
@@ -123,8 +123,13 @@ static void count_mem_event(struct sc_engine *e, struct sc_thread *t,
 		return;
 	e->mem_lifted = true;
 	for (size_t i = 0; i < e->nprocs; i++)
-		if (e->procs[i]->controlled)
+		if (e->procs[i]->controlled) {
 			sc_bp_remove_mem(e->procs[i]);
+			/* The frees matter to the accesses only. */
+			if (e->procs[i]->free_bp)
+				sc_bp_remove(e->procs[i], e->procs[i]->free_bp);
+			e->procs[i]->free_bp = 0;
+		}
 }
 
 /* A clone or fork takes far less, even on a loaded machine. */

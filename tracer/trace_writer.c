@@ -285,6 +285,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.clock_monotonic_ns = hdr->clock_monotonic_ns;
 	h.has_mem_site_cap = hdr->mem_site_cap != 0;
 	h.mem_site_cap = hdr->mem_site_cap;
+	h.has_free_events = hdr->free_events;
+	h.free_events = hdr->free_events;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

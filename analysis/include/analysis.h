@@ -20,7 +20,7 @@ struct sc_trace_event {
 	uint32_t thread;
 	uint16_t kind;
 	uint8_t access;
-	uint8_t size;
+	uint32_t size;          /* mem: access bytes; free: the block's */
 	uint64_t object;
 	uint64_t pc;
 	uint64_t call_site;     /* library-call events: caller's return, or 0 */
@@ -80,6 +80,7 @@ struct sc_trace {
 	uint64_t clock_realtime_ns, clock_monotonic_ns;
 	uint32_t mem_event_cap;     /* mem: points lifted after so many */
 	uint32_t mem_site_cap;      /* mem: a site lifted after so many */
+	bool free_events;           /* mem: free(3) calls are events */
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */
 	size_t nrace_pcs;

@@ -56,6 +56,7 @@ enum sc_event_kind {
 	SC_EV_MEM_READ = 36,
 	SC_EV_MEM_WRITE = 37,
 	SC_EV_MEM_RMW = 38,
+	SC_EV_FREE = 39,            /* free(3) of a heap block: object, size */
 	SC_EV__COUNT
 };
 
@@ -94,7 +95,8 @@ struct sc_event {
 	uint32_t thread;        /* logical id: T0 main, T1.. in creation order */
 	uint16_t kind;          /* enum sc_event_kind */
 	uint8_t access;         /* enum sc_access */
-	uint8_t size;           /* access size in bytes (mem events), else 0 */
+	uint32_t size;          /* bytes: a mem event's access, a free's
+				 * block (usable size, at most 1 MiB); else 0 */
 	uint64_t object;        /* lock/futex/variable address, fd, or 0 */
 	uint64_t pc;            /* where the thread is stopped */
 	/* Library-call events (mutex_lock...): the caller's return address,
@@ -269,6 +271,15 @@ struct sc_run_config {
 	 * garbage collector after the set-up) has been seen: races hide in
 	 * cold code (LiteRace, Marino et al., PLDI 2009). */
 	uint32_t mem_site_cap;
+	/* mem granularity: free(3) called by the program (not by glibc
+	 * itself) is an event (SC_EV_FREE) with the block and its usable
+	 * size, until the memory points are lifted.  The race detector needs
+	 * it: a block freed by one thread and returned by malloc to another
+	 * is a new object, ordered by the allocator's lock that no event
+	 * shows, and its accesses were reported as races (the state of a
+	 * std::thread deleted by the first thread, constructed again by main
+	 * for the next). */
+	bool free_events;
 	/* race granularity: the instructions (absolute addresses, sorted)
 	 * that are memory scheduling points.  An address that is not the
 	 * start of a memory-accessing instruction of a module of the
@@ -495,6 +506,7 @@ struct sc_trace_header {
 	bool own_libraries;             /* sc_run_config.own_libraries */
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	uint32_t mem_site_cap;          /* sc_run_config.mem_site_cap */
+	bool free_events;               /* sc_run_config.free_events */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;
 };
