@@ -88,26 +88,60 @@ static int match_symbol(const GElf_Sym *s, const char *nm, void *arg)
 	return 1;
 }
 
-/* Best symbol of type `type` containing vaddr (file-relative). */
+/* Look vaddr up in the symbols of the ELF file at path; *is_dyn (when
+ * not NULL) says whether it is position-independent. */
+static void lookup_in(const char *path, struct lookup *l, bool *is_dyn)
+{
+	elf_version(EV_CURRENT);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf) {
+		GElf_Ehdr eh;
+		if (is_dyn)
+			*is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
+		sc_elf_symbols(elf, match_symbol, l);
+		elf_end(elf);
+	}
+	close(fd);
+}
+
+/* The separate debug file of a stripped library, by its build-id
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug: Debian's *-dbg and -dbgsym
+ * packages, e.g. libc6-dbg); false when there is none. */
+static bool debug_file(const char *path, char *out, size_t len)
+{
+	uint8_t bid[64];
+	size_t n = sc_elf_build_id(path, bid, sizeof(bid));
+	int w;
+
+	if (n < 2)
+		return false;
+	w = snprintf(out, len, "/usr/lib/debug/.build-id/%02x/", bid[0]);
+	for (size_t i = 1; i < n && w > 0 && (size_t)w < len; i++)
+		w += snprintf(out + w, len - (size_t)w, "%02x", bid[i]);
+	if (w <= 0 || (size_t)w + sizeof(".debug") > len)
+		return false;
+	memcpy(out + w, ".debug", sizeof(".debug"));
+	return access(out, R_OK) == 0;
+}
+
+/* Best symbol of type `type` containing vaddr (file-relative).  A
+ * stripped library names only its exported functions, so a crash in an
+ * internal one (glibc's __lll_lock_wait, under pthread_mutex_lock) would
+ * be "libc.so.6+0x8610f": its debug file's full symbol table names it
+ * when installed. */
 static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 		      char *name, size_t len, uint64_t *offset)
 {
 	struct lookup l = { vaddr, type, name, len, offset, 0, false };
+	char dbg[4096];
 
-	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf) {
-		close(fd);
-		return -1;
-	}
-	GElf_Ehdr eh;
-	*is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
-	sc_elf_symbols(elf, match_symbol, &l);
-	elf_end(elf);
-	close(fd);
+	*is_dyn = false;
+	lookup_in(path, &l, is_dyn);
+	if (!l.found && debug_file(path, dbg, sizeof(dbg)))
+		lookup_in(dbg, &l, NULL);
 	return l.found ? 0 : -1;
 }
 

@@ -43,7 +43,9 @@ check_crash() {
 
 # The fault is inside libc; the report names the program's frame that
 # called it (libc's strlen variant has no dynamic symbol to name).
-freed_at='pthread_mutex_lock.*, called from consume at freed_mutex\.c:[0-9]+'
+# The lock itself or its contended path (__lll_lock_wait, named from
+# libc6-dbg's symbols), under consume's call.
+freed_at='(pthread_mutex_lock|__lll_lock_wait).*, called from consume at freed_mutex\.c:[0-9]+'
 strlen_at='called from report at libc_fault\.c:[0-9]+'
 check_crash freed_mutex sync "$freed_at"
 check_crash freed_mutex mem "$freed_at"
