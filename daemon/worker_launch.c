@@ -178,8 +178,9 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 	L->granularity = strcmp(gran, "mem") == 0 ? SC_GRAN_MEM
 			 : strcmp(gran, "race") == 0 ? SC_GRAN_RACE
 			 : SC_GRAN_SYNC;
-	/* The default: race-directed points (SCTBench: 24 of 32 cases hit
-	 * in 100 runs, against 16 at sync), except for what cannot use
+	/* The default: race-directed points (SCTBench with surw, the
+	 * default strategy then: 24 of 32 cases hit in 100 runs, against 16
+	 * at sync), except for what cannot use
 	 * them: a systematic search (its runs need the same points) and a
 	 * native run (no points at all). */
 	if (!*gran && L->strategy->create && !L->strategy->done)

@@ -223,7 +223,11 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	sc_emit_event(e, &ev);
 	if (e->diverged)
 		return;
-	if (ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW)
+	/* Frees count toward the cap too: a program whose own code makes
+	 * few accesses but frees a lot (C++ strings) must not stop at
+	 * every free for the whole run. */
+	if ((ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW) ||
+	    ev.kind == SC_EV_FREE)
 		count_mem_event(e, t, ev.pc);
 	if (t->state == TH_BLOCKED)
 		return;

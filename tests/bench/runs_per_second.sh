@@ -6,7 +6,7 @@
 #   exec sync     schedctl launch -s random --granularity sync --jobs 1,
 #                 every run started by exec (SCHEDCTL_FORK_SERVER=0)
 #   random sync   the same, runs started from the job's fork server
-#   default       schedctl launch --jobs 1 (surw, race granularity: pilot
+#   default       schedctl launch --jobs 1 (pos, race granularity: pilot
 #                 runs at mem, then the racing instructions)
 #   random -j2    schedctl launch -s random --granularity sync --jobs 2
 # Runs per second = N / wall seconds measured around the whole command;
