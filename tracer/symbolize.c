@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "demangle.h"
 #include "elf_symbols.h"
 #include "internal.h"
+#include "symbol_cache.h"
 
 struct mapping {
 	uint64_t start, end, base;
@@ -57,92 +59,77 @@ static int find_mapping(pid_t pid, uint64_t addr, struct mapping *m)
 	return sc_maps_foreach(pid, find_containing, &c) == 1 ? 0 : -1;
 }
 
-struct lookup {
-	uint64_t vaddr;
-	int type;
-	char *name;
-	size_t len;
-	uint64_t *offset;
-	uint64_t best_start;
-	bool found;
-};
-
-/* sc_elf_symbols: the symbol of l->type containing l->vaddr that starts
- * last (the innermost of nested ones). */
-static int match_symbol(const GElf_Sym *s, const char *nm, void *arg)
-{
-	struct lookup *l = arg;
-	uint64_t size = s->st_size ? s->st_size : 1;
-
-	if (GELF_ST_TYPE(s->st_info) != l->type || s->st_value > l->vaddr ||
-	    l->vaddr >= s->st_value + size ||
-	    (l->found && s->st_value < l->best_start) || !nm || !*nm)
-		return 0;
-	/* As the source spells it: mu, not _ZL2mu. */
-	char *dm = sc_demangle(nm);
-	snprintf(l->name, l->len, "%s", dm ? dm : nm);
-	free(dm);
-	*l->offset = l->vaddr - s->st_value;
-	l->best_start = s->st_value;
-	l->found = true;
-	return 1;
-}
-
-/* Look vaddr up in the symbols of the ELF file at path; *is_dyn (when
- * not NULL) says whether it is position-independent. */
-static void lookup_in(const char *path, struct lookup *l, bool *is_dyn)
-{
-	elf_version(EV_CURRENT);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf) {
-		GElf_Ehdr eh;
-		if (is_dyn)
-			*is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
-		sc_elf_symbols(elf, match_symbol, l);
-		elf_end(elf);
-	}
-	close(fd);
-}
-
 /* The separate debug file of a stripped library, by its build-id
  * (/usr/lib/debug/.build-id/xx/yyyy.debug: Debian's *-dbg and -dbgsym
- * packages, e.g. libc6-dbg); false when there is none. */
+ * packages, e.g. libc6-dbg); false when there is none.  The answers for
+ * the last few files are kept: every failing run's stack asks again. */
 static bool debug_file(const char *path, char *out, size_t len)
 {
+	static struct {
+		char path[PATH_MAX], dbg[PATH_MAX];
+		bool found;
+	} memo[4];
+	static unsigned next;
 	uint8_t bid[64];
-	size_t n = sc_elf_build_id(path, bid, sizeof(bid));
+	size_t n;
 	int w;
 
-	if (n < 2)
-		return false;
-	w = snprintf(out, len, "/usr/lib/debug/.build-id/%02x/", bid[0]);
+	for (size_t i = 0; i < 4; i++)
+		if (memo[i].path[0] && strcmp(memo[i].path, path) == 0) {
+			snprintf(out, len, "%s", memo[i].dbg);
+			return memo[i].found;
+		}
+	n = sc_elf_build_id(path, bid, sizeof(bid));
+	w = n < 2 ? -1 : snprintf(out, len, "/usr/lib/debug/.build-id/%02x/",
+				  bid[0]);
 	for (size_t i = 1; i < n && w > 0 && (size_t)w < len; i++)
 		w += snprintf(out + w, len - (size_t)w, "%02x", bid[i]);
-	if (w <= 0 || (size_t)w + sizeof(".debug") > len)
-		return false;
-	memcpy(out + w, ".debug", sizeof(".debug"));
-	return access(out, R_OK) == 0;
+	bool found = w > 0 && (size_t)w + sizeof(".debug") <= len;
+	if (found) {
+		memcpy(out + w, ".debug", sizeof(".debug"));
+		found = access(out, R_OK) == 0;
+	}
+	if (strlen(path) < PATH_MAX && (!found || strlen(out) < PATH_MAX)) {
+		unsigned k = next++ % 4;
+		snprintf(memo[k].path, PATH_MAX, "%s", path);
+		snprintf(memo[k].dbg, PATH_MAX, "%s", found ? out : "");
+		memo[k].found = found;
+	}
+	return found;
 }
 
-/* Best symbol of type `type` containing vaddr (file-relative).  A
- * stripped library names only its exported functions, so a crash in an
- * internal one (glibc's __lll_lock_wait, under pthread_mutex_lock) would
- * be "libc.so.6+0x8610f": its debug file's full symbol table names it
- * when installed. */
+/* Best symbol of type `type` containing vaddr (file-relative), as the
+ * source spells it (demangled).  A stripped library names only its
+ * exported functions, so a crash in an internal one (glibc's
+ * __lll_lock_wait, under pthread_mutex_lock) would be
+ * "libc.so.6+0x8610f": its debug file's full symbol table names it when
+ * installed. */
 static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 		      char *name, size_t len, uint64_t *offset)
 {
-	struct lookup l = { vaddr, type, name, len, offset, 0, false };
-	char dbg[4096];
+	char raw[1024], dbg[PATH_MAX];
+	bool dbg_dyn;
+	int rc;
 
 	*is_dyn = false;
-	lookup_in(path, &l, is_dyn);
-	if (!l.found && debug_file(path, dbg, sizeof(dbg)))
-		lookup_in(dbg, &l, NULL);
-	return l.found ? 0 : -1;
+	rc = sc_symbol_cache_lookup(path, vaddr, type, is_dyn, raw,
+				    sizeof(raw), offset);
+	if (rc < 0 && debug_file(path, dbg, sizeof(dbg)))
+		rc = sc_symbol_cache_lookup(dbg, vaddr, type, &dbg_dyn, raw,
+					    sizeof(raw), offset);
+	if (rc < 0)
+		return -1;
+	/* As the source spells it: mu, not _ZL2mu. */
+	char *dm = sc_demangle(raw);
+	const char *src = dm ? dm : raw;
+	size_t n = strlen(src);
+	if (len) {      /* cut, as a report line would be anyway */
+		n = n < len ? n : len - 1;
+		memcpy(name, src, n);
+		name[n] = '\0';
+	}
+	free(dm);
+	return 0;
 }
 
 /* snprintf into a text that a long path may not fit: cut, as a report

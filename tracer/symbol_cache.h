@@ -1,0 +1,29 @@
+/*
+ * symbol_cache.h - the function or data symbols of ELF files, read once
+ * per process and looked up by binary search.
+ *
+ * A session reports thousands of failing runs' stacks, each frame a
+ * lookup in the file of its module: reading the symbol table of libc (or
+ * its debug file, some 10000 symbols) for every frame of every run was a
+ * fifth of the supervisor's time in a session whose runs fail half the
+ * time.  A file is known by path, device, inode, size and mtime, so a
+ * rebuilt program is read again.
+ */
+#ifndef SCHEDCTL_SYMBOL_CACHE_H
+#define SCHEDCTL_SYMBOL_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The symbol of ELF type `type` (STT_FUNC, STT_OBJECT) containing vaddr
+ * (file-relative) in the file at path: the innermost (the one that starts
+ * last) of nested ones.  Its raw (mangled) name into name, vaddr's offset
+ * into *offset; *is_dyn says whether the file is position-independent
+ * (also when no symbol contains vaddr).  0, or -1 when none does or the
+ * file cannot be read. */
+int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
+			   bool *is_dyn, char *name, size_t len,
+			   uint64_t *offset);
+
+#endif
