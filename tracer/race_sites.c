@@ -97,24 +97,95 @@ bool sc_insn_boundary(size_t cs, struct cs_insn *in, const uint8_t *code,
 	return 2 * hits > SWEEP_STARTS;
 }
 
-/* Is pc the start of an instruction of p's code?  (See the top.) */
-static bool on_boundary(csh cs, cs_insn *in, struct sc_process *p,
-			uint64_t pc)
-{
+/* The bytes around pc that decide whether it is a site: SWEEP_BACK
+ * before it (the boundary sweeps) and INSN_MAX from it (its own
+ * instruction), fewer near the start or end of a mapping. */
+struct window {
 	uint8_t code[SWEEP_BACK + INSN_MAX];
-	uint64_t from = pc - SWEEP_BACK;
-	size_t back = SWEEP_BACK, ahead = INSN_MAX;
+	size_t back, ahead;
+};
 
+static void read_window(struct sc_process *p, uint64_t pc, struct window *w)
+{
+	uint64_t from = pc - SWEEP_BACK;
+
+	w->back = SWEEP_BACK;
+	w->ahead = INSN_MAX;
 	/* The instruction that starts before pc must decode whole, so read
 	 * past pc too; near the end or the start of a mapping, what can be
 	 * read. */
-	while (ahead > 1 && sc_mem_read(p, pc, code, ahead) < 0)
-		ahead--;
-	while (back > 0 && sc_mem_read(p, from, code, back + ahead) < 0) {
-		back--;
+	while (w->ahead > 1 && sc_mem_read(p, pc, w->code, w->ahead) < 0)
+		w->ahead--;
+	while (w->back > 0 &&
+	       sc_mem_read(p, from, w->code, w->back + w->ahead) < 0) {
+		w->back--;
 		from++;
 	}
-	return sc_insn_boundary(cs, in, code, back, ahead, pc);
+}
+
+/* What a pc's window decided, kept for the job's later runs: the same
+ * race pcs are checked at the start of every run, 16 disassembly sweeps
+ * each, and with hundreds of pcs that was a tenth of the supervisor's
+ * time at race granularity.  The window's bytes are the key, so another
+ * image at the same address (a script's shell, a rebuilt binary) is
+ * decided afresh. */
+struct site_memo {
+	uint64_t pc;
+	struct window w;
+	bool site;
+	struct sc_mem_insn m;
+};
+
+static struct site_memo *memo;
+static size_t nmemo, capmemo;
+
+static size_t memo_lower_bound(uint64_t pc)
+{
+	size_t lo = 0, hi = nmemo;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (memo[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct site_memo *memo_find(uint64_t pc, const struct window *w)
+{
+	size_t i = memo_lower_bound(pc);
+
+	if (i < nmemo && memo[i].pc == pc && memo[i].w.back == w->back &&
+	    memo[i].w.ahead == w->ahead &&
+	    memcmp(memo[i].w.code, w->code, w->back + w->ahead) == 0)
+		return &memo[i];
+	return NULL;
+}
+
+/* Keep (or replace) pc's verdict; a failure to grow only costs the next
+ * run a decode. */
+static void memo_store(uint64_t pc, const struct window *w, bool site,
+		       const struct sc_mem_insn *m)
+{
+	size_t i = memo_lower_bound(pc);
+
+	if (i == nmemo || memo[i].pc != pc) {
+		if (nmemo == capmemo) {
+			size_t cap = capmemo ? 2 * capmemo : 64;
+			struct site_memo *nv = realloc(memo, cap * sizeof(*nv));
+			if (!nv)
+				return;
+			memo = nv;
+			capmemo = cap;
+		}
+		memmove(&memo[i + 1], &memo[i], (nmemo - i) * sizeof(*memo));
+		nmemo++;
+	}
+	memo[i] = (struct site_memo){ .pc = pc, .w = *w, .site = site };
+	if (site)
+		memo[i].m = *m;
 }
 
 int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
@@ -123,8 +194,9 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 	size_t n = e->cfg->nrace_pcs, k = 0;
 	struct sc_mem_insn *table, **nt;
 	uint64_t *addrs;
-	cs_insn *in;
-	csh cs;
+	cs_insn *in = NULL;
+	csh cs = 0;
+	bool cs_ready = false;
 	int planted = 0;
 
 	struct sc_addr_ranges own = { 0 };
@@ -137,38 +209,52 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 		sc_addr_ranges_free(&own);
 		return -1;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
-		sc_addr_ranges_free(&own);
-		return -1;
-	}
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-	in = cs_malloc(cs);
 	table = malloc(n * sizeof(*table));
 	addrs = malloc(n * sizeof(*addrs));
 	nt = realloc(e->mem_tables, (e->nmem_tables + 1) * sizeof(*nt));
 	if (nt)
 		e->mem_tables = nt;
-	if (!in || !table || !addrs || !nt) {
-		if (in)
-			cs_free(in, 1);
-		cs_close(&cs);
-		free(table);
-		free(addrs);
-		sc_addr_ranges_free(&own);
-		return -1;
-	}
+	if (!table || !addrs || !nt)
+		goto fail;
 	/* All decoded first: a planted int3 would change the bytes of the
 	 * next instruction's read when two sites are close. */
 	for (size_t i = 0; i < n; i++) {
+		struct window w;
+		const struct site_memo *known;
+		bool site;
+
 		if (!sc_addr_ranges_contain(&own, pcs[i]))
 			continue;
-		if (!on_boundary(cs, in, p, pcs[i]) ||
-		    !decode_at(cs, in, p, pcs[i], &table[k]))
+		read_window(p, pcs[i], &w);
+		known = memo_find(pcs[i], &w);
+		if (known) {
+			if (known->site) {
+				table[k] = known->m;
+				addrs[k++] = pcs[i];
+			}
 			continue;
-		addrs[k++] = pcs[i];
+		}
+		/* Capstone only when some pc is new to this job. */
+		if (!cs_ready) {
+			if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+				goto fail;
+			cs_ready = true;
+			cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+			in = cs_malloc(cs);
+			if (!in)
+				goto fail;
+		}
+		site = sc_insn_boundary(cs, in, w.code, w.back, w.ahead,
+					pcs[i]) &&
+		       decode_at(cs, in, p, pcs[i], &table[k]);
+		memo_store(pcs[i], &w, site, &table[k]);
+		if (site)
+			addrs[k++] = pcs[i];
 	}
-	cs_free(in, 1);
-	cs_close(&cs);
+	if (in)
+		cs_free(in, 1);
+	if (cs_ready)
+		cs_close(&cs);
 	sc_addr_ranges_free(&own);
 	/* The table lives as long as the run: breakpoints point into it. */
 	e->mem_tables[e->nmem_tables++] = table;
@@ -178,4 +264,13 @@ int sc_plant_race_breakpoints(struct sc_engine *e, struct sc_process *p)
 			planted++;
 	free(addrs);
 	return planted;
+fail:
+	if (in)
+		cs_free(in, 1);
+	if (cs_ready)
+		cs_close(&cs);
+	free(table);
+	free(addrs);
+	sc_addr_ranges_free(&own);
+	return -1;
 }
