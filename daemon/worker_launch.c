@@ -538,6 +538,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	 * alternatives it chose, exits included. */
 	bool defer_exit = controlled && !L->strategy->done &&
 			  (pt.pilot || sc_exit_defer_chosen(seed));
+	bool free_events = controlled && pt.granularity == SC_GRAN_MEM;
 	if (defer_exit)
 		sc_exit_defer_wrap(&defer, &policy);
 	if (controlled && trace) {
@@ -572,7 +573,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.clock_monotonic_ns = controlled ? L->clock_monotonic_ns : 0,
 			.mem_event_cap = pt.mem_event_cap,
 			.mem_site_cap = pt.mem_site_cap,
-			.free_events = controlled && pt.granularity == SC_GRAN_MEM,
+			.free_events = free_events,
 			.own_libraries = pt.own_libraries,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
@@ -637,7 +638,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			.own_libraries = pt.own_libraries,
 			.mem_event_cap = pt.mem_event_cap,
 			.mem_site_cap = pt.mem_site_cap,
-			.free_events = controlled && pt.granularity == SC_GRAN_MEM,
+			.free_events = free_events,
 			.race_pcs = pt.pcs,
 			.nrace_pcs = pt.npcs,
 			.instrument_modules = (const char *const *)L->modules,

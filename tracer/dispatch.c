@@ -211,7 +211,7 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 static void on_free(struct sc_engine *e, struct sc_thread *t,
 		    struct sc_breakpoint *bp, uint64_t ret)
 {
-	uint64_t block = t->regs.rdi, head = 0, size = 0;
+	uint64_t block = t->regs.rdi, head = 0, size, header;
 
 	if (!block || !ret || sc_code_is_glibc(t->proc, ret - 1) ||
 	    sc_mem_read(t->proc, block - 8, &head, sizeof(head)) < 0) {
@@ -220,7 +220,8 @@ static void on_free(struct sc_engine *e, struct sc_thread *t,
 		return;
 	}
 	size = head & ~(uint64_t)7;
-	size = size > ((head & 2) ? 16 : 8) ? size - ((head & 2) ? 16 : 8) : 0;
+	header = (head & 2) ? 16 : 8;
+	size = size > header ? size - header : 0;
 	t->next = (struct sc_event){ .thread = t->logical, .kind = SC_EV_FREE,
 		.access = SC_ACC_WRITE, .object = block, .pc = bp->addr,
 		.call_site = ret,

@@ -2,6 +2,7 @@
  * .dynsym (include/elf_symbols.h). */
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "elf_symbols.h"
 
@@ -33,6 +34,28 @@ int sc_elf_symbols(Elf *elf,
 				took |= rc > 0;
 			}
 		}
+	}
+	return 0;
+}
+
+size_t sc_elf_note_build_id(Elf *elf, uint8_t *out, size_t cap)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+		while (data && (off = gelf_getnote(data, off, &nh, &name_off,
+						   &desc_off)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz <= cap) {
+				memcpy(out, (uint8_t *)data->d_buf + desc_off,
+				       nh.n_descsz);
+				return nh.n_descsz;
+			}
 	}
 	return 0;
 }

@@ -36,6 +36,7 @@ struct table {
 	char *names;
 	size_t names_len, names_cap;
 	uint64_t max_size;      /* no symbol further back can contain vaddr */
+	char *debug;            /* its debug file's path, NULL: none */
 	uint64_t used;          /* tick of the last lookup, for eviction */
 };
 
@@ -45,6 +46,7 @@ static uint64_t ticks;
 static void drop(struct table *t)
 {
 	free(t->path);
+	free(t->debug);
 	free(t->v);
 	free(t->names);
 	memset(t, 0, sizeof(*t));
@@ -97,6 +99,27 @@ static int by_start(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* The path of elf's separate debug file, if one is installed (malloc'ed;
+ * NULL: none). */
+static char *debug_file(Elf *elf)
+{
+	uint8_t bid[64];
+	size_t n = sc_elf_note_build_id(elf, bid, sizeof(bid));
+	char path[sizeof("/usr/lib/debug/.build-id/") + 2 * sizeof(bid) +
+		  sizeof(".debug")];
+	int w;
+
+	if (n < 2)
+		return NULL;
+	w = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/",
+		     bid[0]);
+	for (size_t i = 1; i < n; i++)
+		w += snprintf(path + w, sizeof(path) - (size_t)w, "%02x",
+			      bid[i]);
+	snprintf(path + w, sizeof(path) - (size_t)w, ".debug");
+	return access(path, R_OK) == 0 ? strdup(path) : NULL;
+}
+
 /* Read path's symbols of `type` into t (zeroed); -1 when unreadable. */
 static int load(struct table *t, const char *path, int type,
 		const struct stat *st)
@@ -121,6 +144,7 @@ static int load(struct table *t, const char *path, int type,
 	if (elf) {
 		t->is_dyn = gelf_getehdr(elf, &eh) && eh.e_type == ET_DYN;
 		rc = sc_elf_symbols(elf, collect, t) < 0 ? -1 : 0;
+		t->debug = debug_file(elf);
 		elf_end(elf);
 	}
 	close(fd);
@@ -166,18 +190,13 @@ static struct table *table_of(const char *path, int type)
 	return oldest;
 }
 
-int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
-			   bool *is_dyn, char *name, size_t len,
-			   uint64_t *offset)
+/* The innermost symbol of t containing vaddr: 0, or -1 when none. */
+static int search(const struct table *t, uint64_t vaddr, char *name,
+		  size_t len, uint64_t *offset)
 {
-	struct table *t = table_of(path, type);
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = t->n;
 
-	if (!t)
-		return -1;
-	*is_dyn = t->is_dyn;
 	/* The first symbol starting after vaddr. */
-	hi = t->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (t->v[mid].start <= vaddr)
@@ -199,4 +218,29 @@ int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
 		}
 	}
 	return -1;
+}
+
+int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
+			   bool *is_dyn, char *name, size_t len,
+			   uint64_t *offset)
+{
+	struct table *t = table_of(path, type);
+	char *debug;
+	int rc;
+
+	if (!t)
+		return -1;
+	*is_dyn = t->is_dyn;
+	if (search(t, vaddr, name, len, offset) == 0)
+		return 0;
+	if (!t->debug)
+		return -1;
+	/* A copy of its path: reading the debug file may evict t. */
+	debug = strdup(t->debug);
+	if (!debug)
+		return -1;
+	t = table_of(debug, type);
+	rc = t ? search(t, vaddr, name, len, offset) : -1;
+	free(debug);
+	return rc;
 }

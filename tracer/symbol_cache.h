@@ -8,6 +8,13 @@
  * fifth of the supervisor's time in a session whose runs fail half the
  * time.  A file is known by path, device, inode, size and mtime, so a
  * rebuilt program is read again.
+ *
+ * A stripped library names only its exported functions, so a crash in
+ * an internal one (glibc's __lll_lock_wait, under pthread_mutex_lock)
+ * would be "libc.so.6+0x8610f": when no symbol of the file contains the
+ * address, its separate debug file is searched, found by build-id under
+ * /usr/lib/debug/.build-id (Debian's *-dbg and -dbgsym packages, e.g.
+ * libc6-dbg) when the file is read.
  */
 #ifndef SCHEDCTL_SYMBOL_CACHE_H
 #define SCHEDCTL_SYMBOL_CACHE_H
@@ -20,8 +27,8 @@
  * (file-relative) in the file at path: the innermost (the one that starts
  * last) of nested ones.  Its raw (mangled) name into name, vaddr's offset
  * into *offset; *is_dyn says whether the file is position-independent
- * (also when no symbol contains vaddr).  0, or -1 when none does or the
- * file cannot be read. */
+ * (also when no symbol contains vaddr).  0, or -1 when none does (nor
+ * in the debug file) or the file cannot be read. */
 int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
 			   bool *is_dyn, char *name, size_t len,
 			   uint64_t *offset);

@@ -10,7 +10,6 @@
 #include <stdarg.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,65 +58,17 @@ static int find_mapping(pid_t pid, uint64_t addr, struct mapping *m)
 	return sc_maps_foreach(pid, find_containing, &c) == 1 ? 0 : -1;
 }
 
-/* The separate debug file of a stripped library, by its build-id
- * (/usr/lib/debug/.build-id/xx/yyyy.debug: Debian's *-dbg and -dbgsym
- * packages, e.g. libc6-dbg); false when there is none.  The answers for
- * the last few files are kept: every failing run's stack asks again. */
-static bool debug_file(const char *path, char *out, size_t len)
-{
-	static struct {
-		char path[PATH_MAX], dbg[PATH_MAX];
-		bool found;
-	} memo[4];
-	static unsigned next;
-	uint8_t bid[64];
-	size_t n;
-	int w;
-
-	for (size_t i = 0; i < 4; i++)
-		if (memo[i].path[0] && strcmp(memo[i].path, path) == 0) {
-			snprintf(out, len, "%s", memo[i].dbg);
-			return memo[i].found;
-		}
-	n = sc_elf_build_id(path, bid, sizeof(bid));
-	w = n < 2 ? -1 : snprintf(out, len, "/usr/lib/debug/.build-id/%02x/",
-				  bid[0]);
-	for (size_t i = 1; i < n && w > 0 && (size_t)w < len; i++)
-		w += snprintf(out + w, len - (size_t)w, "%02x", bid[i]);
-	bool found = w > 0 && (size_t)w + sizeof(".debug") <= len;
-	if (found) {
-		memcpy(out + w, ".debug", sizeof(".debug"));
-		found = access(out, R_OK) == 0;
-	}
-	if (strlen(path) < PATH_MAX && (!found || strlen(out) < PATH_MAX)) {
-		unsigned k = next++ % 4;
-		snprintf(memo[k].path, PATH_MAX, "%s", path);
-		snprintf(memo[k].dbg, PATH_MAX, "%s", found ? out : "");
-		memo[k].found = found;
-	}
-	return found;
-}
-
 /* Best symbol of type `type` containing vaddr (file-relative), as the
- * source spells it (demangled).  A stripped library names only its
- * exported functions, so a crash in an internal one (glibc's
- * __lll_lock_wait, under pthread_mutex_lock) would be
- * "libc.so.6+0x8610f": its debug file's full symbol table names it when
- * installed. */
+ * source spells it (demangled); from the file's debug file when the file
+ * itself names none (symbol_cache.h). */
 static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 		      char *name, size_t len, uint64_t *offset)
 {
-	char raw[1024], dbg[PATH_MAX];
-	bool dbg_dyn;
-	int rc;
+	char raw[1024];
 
 	*is_dyn = false;
-	rc = sc_symbol_cache_lookup(path, vaddr, type, is_dyn, raw,
-				    sizeof(raw), offset);
-	if (rc < 0 && debug_file(path, dbg, sizeof(dbg)))
-		rc = sc_symbol_cache_lookup(dbg, vaddr, type, &dbg_dyn, raw,
-					    sizeof(raw), offset);
-	if (rc < 0)
+	if (sc_symbol_cache_lookup(path, vaddr, type, is_dyn, raw, sizeof(raw),
+				   offset) < 0)
 		return -1;
 	/* As the source spells it: mu, not _ZL2mu. */
 	char *dm = sc_demangle(raw);
@@ -300,26 +251,10 @@ size_t sc_elf_build_id(const char *path, uint8_t *out, size_t cap)
 	if (fd < 0)
 		return 0;
 	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	Elf_Scn *scn = NULL;
-	while (elf && !got && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t off = 0, name_off, desc_off;
-		GElf_Nhdr nh;
-		while (data && (off = gelf_getnote(data, off, &nh, &name_off,
-						   &desc_off)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_descsz <= cap) {
-				memcpy(out, (uint8_t *)data->d_buf + desc_off,
-				       nh.n_descsz);
-				got = nh.n_descsz;
-				break;
-			}
-		}
-	}
-	if (elf)
+	if (elf) {
+		got = sc_elf_note_build_id(elf, out, cap);
 		elf_end(elf);
+	}
 	close(fd);
 	return got;
 }

@@ -1,5 +1,5 @@
-/* exit_defer.c - the other threads run before the process ends, in pilot
- * runs (exit_defer.h). */
+/* exit_defer.c - the other threads run before the process ends
+ * (exit_defer.h). */
 #include "config.h"
 
 #include <stdlib.h>

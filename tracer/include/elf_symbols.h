@@ -13,4 +13,8 @@ int sc_elf_symbols(Elf *elf,
 		   int (*fn)(const GElf_Sym *s, const char *name, void *arg),
 		   void *arg);
 
+/* The GNU build-id note of elf into out (at most cap bytes); its length,
+ * 0 when there is none. */
+size_t sc_elf_note_build_id(Elf *elf, uint8_t *out, size_t cap);
+
 #endif
