@@ -615,6 +615,12 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 			const char *const *name_prefixes, char *path,
 			size_t len, uint64_t *base);
 bool sc_maps_addr_shared(pid_t pid, uint64_t addr);
+/* Read pid's maps once and answer the calls above for pid from that copy
+ * until the matching sc_maps_release (holds nest; pid must be stopped
+ * meanwhile).  0, or -1 (unreadable, or another pid is held): then the
+ * calls read the file as before, and sc_maps_release must not be called. */
+int sc_maps_hold(pid_t pid);
+void sc_maps_release(void);
 
 /* ---- symbolize.c ---- */
 /* "func+0x1a (/path/prog)" or "0xADDR"; writes into buf. */

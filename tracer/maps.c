@@ -1,7 +1,14 @@
 /* maps.c - reading /proc/PID/maps: the one parser behind libc lookup,
- * module instrumentation, symbolisation and the trace's module map. */
+ * module instrumentation, symbolisation and the trace's module map.
+ *
+ * A report unwinds and names a stopped thread's stack frame by frame, and
+ * each frame asked the maps again (27 reads of /proc/PID/maps for one
+ * failing run's stack): sc_maps_hold() reads them once and serves them
+ * from memory until sc_maps_release(), while the process cannot map
+ * anything because it is stopped. */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -51,13 +58,77 @@ static FILE *open_maps(pid_t pid)
 	return f;
 }
 
+/* The maps of one stopped process, held by sc_maps_hold. */
+static struct {
+	pid_t pid;
+	char *text;
+	size_t len;
+	unsigned depth;         /* nested holds of pid */
+} held;
+
+static FILE *open_held_or_maps(pid_t pid)
+{
+	if (held.depth && held.pid == pid)
+		return fmemopen(held.text, held.len, "r");
+	return open_maps(pid);
+}
+
+int sc_maps_hold(pid_t pid)
+{
+	if (held.depth) {
+		if (held.pid != pid)
+			return -1;      /* one process at a time */
+		held.depth++;
+		return 0;
+	}
+	FILE *f = open_maps(pid);
+	char *text = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return -1;
+	do {
+		if (cap - len < 4096) {
+			char *grown = realloc(text, cap + 65536);
+			if (!grown) {
+				free(text);
+				fclose(f);
+				return -1;
+			}
+			text = grown;
+			cap += 65536;
+		}
+		n = fread(text + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	if (len == 0) {         /* fmemopen wants a non-empty buffer */
+		free(text);
+		return -1;
+	}
+	held.pid = pid;
+	held.text = text;
+	held.len = len;
+	held.depth = 1;
+	return 0;
+}
+
+void sc_maps_release(void)
+{
+	if (held.depth && --held.depth == 0) {
+		free(held.text);
+		held.text = NULL;
+		held.len = 0;
+	}
+}
+
 int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
 					 void *arg), void *arg)
 {
 	char line[4200];
 	int rc = 0;
 
-	FILE *f = open_maps(pid);
+	FILE *f = open_held_or_maps(pid);
 	if (!f)
 		return -1;
 	while (!rc && fgets(line, sizeof(line), f)) {
@@ -118,7 +189,7 @@ bool sc_maps_addr_shared(pid_t pid, uint64_t addr)
 	char line[4200];
 	bool shared = false;
 
-	FILE *f = open_maps(pid);
+	FILE *f = open_held_or_maps(pid);
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {

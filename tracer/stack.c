@@ -18,6 +18,77 @@
 
 #include "internal.h"
 
+/* One libunwind address space for the life of the job process.  Each
+ * unwind used to create its own, so every one of them looked up each
+ * frame's unwind information again: a read of /proc/PID/maps, an open
+ * and mmap of the module, a search of its .eh_frame_hdr and the parsing
+ * of the FDE, a thousand word-sized PTRACE_PEEKDATA reads for one failing
+ * run's stack.  libunwind caches what it learnt of an instruction address
+ * (the rules to find the caller's registers there) in the address space;
+ * that is true of whatever process has the same code mapped at the same
+ * addresses (every run of a job: the fork server's copies, or exec
+ * without address randomisation), so the cache is kept from run to run
+ * and flushed when the code mappings differ from those it was filled
+ * under. */
+static unw_addr_space_t job_space;
+static uint64_t job_space_code;         /* code_key() of its cache */
+
+static int hash_code_mapping(const struct sc_map_entry *m, void *arg)
+{
+	uint64_t *h = arg;
+	const uint64_t fields[3] = { m->start, m->end, m->offset };
+
+	if (!m->exec)
+		return 0;
+	/* FNV-1a over the mapping's range, offset and path. */
+	for (size_t i = 0; i < sizeof(fields); i++)
+		*h = (*h ^ ((const uint8_t *)fields)[i]) * 0x100000001b3ULL;
+	for (const char *c = m->path; *c; c++)
+		*h = (*h ^ (uint8_t)*c) * 0x100000001b3ULL;
+	return 0;
+}
+
+/* Which code pid has mapped where, as one number (0: unknown). */
+static uint64_t code_key(pid_t pid)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	return sc_maps_foreach(pid, hash_code_mapping, &h) < 0 ? 0 : h;
+}
+
+/* The address space to unwind pid's threads in (NULL: out of memory);
+ * call with pid's maps held. */
+static unw_addr_space_t space_for(pid_t pid)
+{
+	uint64_t code = code_key(pid);
+
+	if (!job_space) {
+		job_space = unw_create_addr_space(&_UPT_accessors, 0);
+		if (!job_space)
+			return NULL;
+		unw_set_caching_policy(job_space, UNW_CACHE_GLOBAL);
+	} else if (code == 0 || code != job_space_code) {
+		unw_flush_cache(job_space, 0, 0);
+	}
+	job_space_code = code;
+	return job_space;
+}
+
+/* A cursor on tid's stack in as, with *upt its ptrace accessor state
+ * (for _UPT_destroy); false when it cannot be set up. */
+static bool start_cursor(unw_addr_space_t as, pid_t tid, void **upt,
+			 unw_cursor_t *cursor)
+{
+	*upt = as ? _UPT_create(tid) : NULL;
+	if (!*upt)
+		return false;
+	if (unw_init_remote(cursor, as, *upt) == 0)
+		return true;
+	_UPT_destroy(*upt);
+	*upt = NULL;
+	return false;
+}
+
 /* Fill frames (at most max) for pc: one per level of the calls inlined
  * there, innermost first, as a debugger lists them; returns how many. */
 static size_t describe_frame(pid_t pid, uint64_t pc, bool innermost,
@@ -47,19 +118,12 @@ static size_t describe_frame(pid_t pid, uint64_t pc, bool innermost,
 size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 		       size_t max)
 {
-	unw_addr_space_t as = unw_create_addr_space(&_UPT_accessors, 0);
+	bool held = sc_maps_hold(pid) == 0;
 	void *upt;
 	unw_cursor_t cursor;
 	size_t n = 0;
 
-	if (!as)
-		return 0;
-	upt = _UPT_create(tid);
-	if (!upt) {
-		unw_destroy_addr_space(as);
-		return 0;
-	}
-	if (unw_init_remote(&cursor, as, upt) == 0) {
+	if (start_cursor(space_for(pid), tid, &upt, &cursor)) {
 		unw_word_t last_ip = 0, last_sp = 0;
 		do {
 			unw_word_t ip, sp = 0;
@@ -75,39 +139,40 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 			n += describe_frame(pid, ip, n == 0, &frames[n],
 					    max - n);
 		} while (n < max && unw_step(&cursor) > 0);
+		_UPT_destroy(upt);
 	}
-	_UPT_destroy(upt);
-	unw_destroy_addr_space(as);
+	if (held)
+		sc_maps_release();
 	return n;
 }
 
 bool sc_stack_return_address(struct sc_thread *t, uint64_t *pc)
 {
-	unw_addr_space_t as = unw_create_addr_space(&_UPT_accessors, 0);
-	void *upt = as ? _UPT_create(t->tid) : NULL;
+	bool held = sc_maps_hold(t->proc->pid) == 0;
+	void *upt;
 	unw_cursor_t cursor;
 	unw_word_t ip = 0;
 
-	if (upt && unw_init_remote(&cursor, as, upt) == 0 &&
-	    unw_step(&cursor) > 0 &&
-	    unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0)
-		ip = 0;
-	if (upt)
+	if (start_cursor(space_for(t->proc->pid), t->tid, &upt, &cursor)) {
+		if (unw_step(&cursor) <= 0 ||
+		    unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0)
+			ip = 0;
 		_UPT_destroy(upt);
-	if (as)
-		unw_destroy_addr_space(as);
+	}
+	if (held)
+		sc_maps_release();
 	*pc = (uint64_t)ip;
 	return ip != 0;
 }
 
 bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc)
 {
-	unw_addr_space_t as = unw_create_addr_space(&_UPT_accessors, 0);
-	void *upt = as ? _UPT_create(t->tid) : NULL;
+	bool held = sc_maps_hold(t->proc->pid) == 0;
+	void *upt;
 	unw_cursor_t cursor;
 	bool found = false;
 
-	if (upt && unw_init_remote(&cursor, as, upt) == 0) {
+	if (start_cursor(space_for(t->proc->pid), t->tid, &upt, &cursor)) {
 		for (int n = 0; n < SC_STACK_FRAMES && unw_step(&cursor) > 0; n++) {
 			unw_word_t ip;
 			if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 || !ip)
@@ -119,11 +184,10 @@ bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc)
 				break;
 			}
 		}
-	}
-	if (upt)
 		_UPT_destroy(upt);
-	if (as)
-		unw_destroy_addr_space(as);
+	}
+	if (held)
+		sc_maps_release();
 	return found;
 }
 

@@ -1,9 +1,10 @@
 /* symbolize.c - addresses to "function+offset (module)" and data symbols,
  * and the module map of a process, with libelf.
  *
- * Used only when reporting (a crash, a deadlock) and once per exec for the
- * module map, so it re-reads /proc/PID/maps and the ELF files each time
- * instead of caching.
+ * Used when reporting (a crash, a deadlock) and once per exec for the
+ * module map.  The ELF files' symbols are read once (symbol_cache.h), the
+ * names of code addresses kept (frame_memo.h); /proc/PID/maps is read for
+ * each address unless held (sc_maps_hold).
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 
 #include "demangle.h"
 #include "elf_symbols.h"
+#include "frame_memo.h"
 #include "internal.h"
 #include "symbol_cache.h"
 
@@ -106,24 +108,68 @@ static void put(char *buf, size_t len, const char *fmt, ...)
  * program's line that called std::mutex::lock, not gthr-default.h).
  * systems (when not NULL) tells each level whether its line is in a
  * system header (an -O0 instantiation of a library template). */
+static size_t name_levels(const struct mapping *mp, uint64_t addr, int type,
+			  bool with_module, char (*texts)[512], size_t max,
+			  size_t *pick, bool *systems);
+
 static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 			       bool with_module, char (*texts)[512],
 			       size_t max, size_t *pick, bool *systems)
 {
 	struct mapping m;
+
+	*pick = 0;
+	for (size_t i = 0; systems && i < max; i++)
+		systems[i] = false;
+	if (find_mapping(pid, addr, &m) < 0) {
+		put(texts[0], sizeof(texts[0]), "0x%llx",
+		    (unsigned long long)addr);
+		return 1;
+	}
+	/* Names with the module say nothing of where it is loaded: they
+	 * are kept (frame_memo.h); a datum's may be its address. */
+	if (!with_module || max > SC_INLINE_DEPTH + 1)
+		return name_levels(&m, addr, type, with_module, texts, max,
+				   pick, systems);
+
+	const struct sc_frame_query q = { m.path, addr - m.base, type,
+					  with_module, max };
+	const struct sc_frame_names *kept = sc_frame_memo_get(&q);
+	struct sc_frame_names *fresh = NULL;
+
+	if (!kept && (fresh = malloc(sizeof(*fresh)))) {
+		memset(fresh->systems, 0, sizeof(fresh->systems));
+		fresh->pick = 0;
+		fresh->n = name_levels(&m, addr, type, with_module,
+				       fresh->texts, max, &fresh->pick,
+				       fresh->systems);
+		sc_frame_memo_put(&q, fresh);
+		kept = fresh;
+	}
+	if (!kept)
+		return name_levels(&m, addr, type, with_module, texts, max,
+				   pick, systems);
+	memcpy(texts, kept->texts, kept->n * sizeof(texts[0]));
+	for (size_t i = 0; systems && i < kept->n; i++)
+		systems[i] = kept->systems[i];
+	*pick = kept->pick;
+	size_t n = kept->n;
+	free(fresh);
+	return n;
+}
+
+/* symbolize_levels for the address addr in the mapping m. */
+static size_t name_levels(const struct mapping *mp, uint64_t addr, int type,
+			  bool with_module, char (*texts)[512], size_t max,
+			  size_t *pick, bool *systems)
+{
+	const struct mapping m = *mp;
 	char name[256];
 	uint64_t off = 0;
 	bool is_dyn = false;
 	char *buf = texts[0];
 	const size_t len = sizeof(texts[0]);
 
-	*pick = 0;
-	for (size_t i = 0; systems && i < max; i++)
-		systems[i] = false;
-	if (find_mapping(pid, addr, &m) < 0) {
-		put(buf, len, "0x%llx", (unsigned long long)addr);
-		return 1;
-	}
 	const char *slash = strrchr(m.path, '/');
 	const char *mod = slash ? slash + 1 : m.path;
 	/* Try file-relative first (PIE, shared objects), then absolute. */
