@@ -432,6 +432,7 @@ static int start_forked(struct sc_engine *e)
 		return -1;
 	}
 	t0->regs = regs;
+	t0->regs_read = regs;   /* what the copy was given */
 	t0->state = TH_READY;
 	if (sc_fork_server_prelude(e, t0) < 0)
 		return 0;       /* the policy aborted: the run ends */

@@ -153,6 +153,7 @@ struct sc_thread {
 	struct sc_event next;           /* pending event while READY/BLOCKED */
 	struct user_regs_struct regs;   /* valid while stopped */
 	bool regs_dirty;                /* must PTRACE_SETREGS before resuming */
+	struct user_regs_struct regs_read;      /* as last fetched */
 	int pending_signal;             /* deliver on the next resume */
 	/* Kept stopped at its fault for a debugger (hand_over.c): resuming
 	 * it is a no-op from then on. */
