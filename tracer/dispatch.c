@@ -140,6 +140,9 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
  * (mem), the racing ones (race), its atomic read-modify-writes. */
 static void plant_sites(struct sc_engine *e, struct sc_process *p)
 {
+	/* The lookups below all read the maps: once will do. */
+	bool held = sc_maps_hold(p->pid) == 0;
+
 	p->sites_pending = false;
 	if (e->cfg->granularity == SC_GRAN_MEM) {
 		if (!e->mem_lifted)
@@ -152,6 +155,8 @@ static void plant_sites(struct sc_engine *e, struct sc_process *p)
 		if (e->cfg->atomics)
 			sc_plant_mem_breakpoints(e, p, SC_SITES_ATOMIC);
 	}
+	if (held)
+		sc_maps_release();
 }
 
 void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)

@@ -246,21 +246,24 @@ uint64_t sc_auxv_entry(pid_t pid)
 uint64_t sc_auxv_value(pid_t pid, uint64_t type)
 {
 	char path[64];
-	Elf64_auxv_t av;
+	/* The whole vector in one read (a few dozen entries), not one
+	 * read per entry: this is asked in every run. */
+	Elf64_auxv_t av[128];
 	uint64_t entry = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	while (read(fd, &av, sizeof(av)) == (ssize_t)sizeof(av)) {
-		if (av.a_type == AT_NULL)
+	ssize_t got = read(fd, av, sizeof(av));
+	close(fd);
+	for (size_t i = 0; got > 0 && i < (size_t)got / sizeof(av[0]); i++) {
+		if (av[i].a_type == AT_NULL)
 			break;
-		if (av.a_type == type) {
-			entry = av.a_un.a_val;
+		if (av[i].a_type == type) {
+			entry = av[i].a_un.a_val;
 			break;
 		}
 	}
-	close(fd);
 	return entry;
 }

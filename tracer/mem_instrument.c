@@ -271,6 +271,9 @@ int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
 	uint64_t base;
 	int planted = 0;
 
+	/* One reading of the maps for all the lookups below. */
+	bool held = sc_maps_hold(p->pid) == 0;
+
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)p->pid);
 	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = 0;
@@ -302,6 +305,8 @@ int sc_plant_mem_breakpoints(struct sc_engine *e, struct sc_process *p,
 		planted += plant_sites(e, p, &sites) == 0 ? (int)sites.n : 0;
 	}
 	free(sites.v);
+	if (held)
+		sc_maps_release();
 	return planted;
 }
 
