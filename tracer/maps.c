@@ -58,19 +58,119 @@ static FILE *open_maps(pid_t pid)
 	return f;
 }
 
-/* The maps of one stopped process, held by sc_maps_hold. */
+/* One line of a maps file: its file-backed mapping into *m (path into
+ * file, 4096 bytes); false for anonymous ones ([heap], [stack], [vdso])
+ * and lines that do not parse. */
+static bool parse_line(const char *line, struct sc_map_entry *m, char *file)
+{
+	unsigned long start, end, off;
+	char perms[8] = "";
+
+	file[0] = '\0';
+	if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095[^\n]", &start, &end,
+		   perms, &off, file) < 4 || file[0] != '/')
+		return false;
+	*m = (struct sc_map_entry){ start, end, off, file, perms[2] == 'x' };
+	return true;
+}
+
+/* The maps of one stopped process, held by sc_maps_hold: the text (for
+ * sc_maps_addr_shared, which looks at anonymous mappings too) and its
+ * file-backed mappings parsed once, since a stack asks for them per
+ * frame. */
 static struct {
 	pid_t pid;
 	char *text;
 	size_t len;
+	struct sc_map_entry *entries;   /* paths malloc'ed */
+	size_t n;
 	unsigned depth;         /* nested holds of pid */
 } held;
 
+static void drop_held(void)
+{
+	for (size_t i = 0; i < held.n; i++)
+		free((char *)held.entries[i].path);
+	free(held.entries);
+	free(held.text);
+	held.entries = NULL;
+	held.n = 0;
+	held.text = NULL;
+	held.len = 0;
+	held.depth = 0;
+}
+
+static bool is_held(pid_t pid)
+{
+	return held.depth && held.pid == pid;
+}
+
 static FILE *open_held_or_maps(pid_t pid)
 {
-	if (held.depth && held.pid == pid)
+	if (is_held(pid))
 		return fmemopen(held.text, held.len, "r");
 	return open_maps(pid);
+}
+
+/* The whole text of f (NUL-terminated, malloc'ed; *len without the NUL);
+ * NULL when empty or out of memory. */
+static char *slurp(FILE *f, size_t *len)
+{
+	char *text = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	do {
+		if (cap - *len < 4096) {
+			char *grown = realloc(text, cap + 65536);
+			if (!grown) {
+				free(text);
+				return NULL;
+			}
+			text = grown;
+			cap += 65536;
+		}
+		n = fread(text + *len, 1, cap - *len - 1, f);
+		*len += n;
+	} while (n > 0);
+	if (*len == 0) {        /* fmemopen wants a non-empty buffer */
+		free(text);
+		return NULL;
+	}
+	text[*len] = '\0';
+	return text;
+}
+
+/* Parse held.text into held.entries; -1: out of memory. */
+static int parse_held(void)
+{
+	size_t cap = 0;
+	char file[4096];
+
+	for (char *line = held.text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		struct sc_map_entry m;
+		if (nl)
+			*nl = '\0';
+		bool ok = parse_line(line, &m, file);
+		if (nl)
+			*nl = '\n';
+		line = nl ? nl + 1 : NULL;
+		if (!ok)
+			continue;
+		if (held.n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct sc_map_entry *v = realloc(held.entries,
+							 cap * sizeof(*v));
+			if (!v)
+				return -1;
+			held.entries = v;
+		}
+		if (!(m.path = strdup(file)))
+			return -1;
+		held.entries[held.n++] = m;
+	}
+	return 0;
 }
 
 int sc_maps_hold(pid_t pid)
@@ -82,64 +182,45 @@ int sc_maps_hold(pid_t pid)
 		return 0;
 	}
 	FILE *f = open_maps(pid);
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
-
 	if (!f)
 		return -1;
-	do {
-		if (cap - len < 4096) {
-			char *grown = realloc(text, cap + 65536);
-			if (!grown) {
-				free(text);
-				fclose(f);
-				return -1;
-			}
-			text = grown;
-			cap += 65536;
-		}
-		n = fread(text + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
+	held.text = slurp(f, &held.len);
 	fclose(f);
-	if (len == 0) {         /* fmemopen wants a non-empty buffer */
-		free(text);
+	held.pid = pid;
+	if (!held.text || parse_held() < 0) {
+		drop_held();
 		return -1;
 	}
-	held.pid = pid;
-	held.text = text;
-	held.len = len;
 	held.depth = 1;
 	return 0;
 }
 
 void sc_maps_release(void)
 {
-	if (held.depth && --held.depth == 0) {
-		free(held.text);
-		held.text = NULL;
-		held.len = 0;
-	}
+	if (held.depth == 1)
+		drop_held();
+	else if (held.depth)
+		held.depth--;
 }
 
 int sc_maps_foreach(pid_t pid, int (*fn)(const struct sc_map_entry *m,
 					 void *arg), void *arg)
 {
-	char line[4200];
+	char line[4200], file[4096];
 	int rc = 0;
 
-	FILE *f = open_held_or_maps(pid);
+	if (is_held(pid)) {
+		for (size_t i = 0; !rc && i < held.n; i++)
+			rc = fn(&held.entries[i], arg);
+		return rc;
+	}
+	FILE *f = open_maps(pid);
 	if (!f)
 		return -1;
 	while (!rc && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, off;
-		char perms[8] = "", file[4096] = "";
-		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %4095[^\n]", &start,
-			   &end, perms, &off, file) < 4 || file[0] != '/')
-			continue;   /* anonymous, [heap], [stack], [vdso] */
-		struct sc_map_entry m = { start, end, off, file,
-					  perms[2] == 'x' };
-		rc = fn(&m, arg);
+		struct sc_map_entry m;
+		if (parse_line(line, &m, file))
+			rc = fn(&m, arg);
 	}
 	fclose(f);
 	return rc;
