@@ -21,6 +21,8 @@
 
 /* How often the session looks at its cancel flag while jobs run. */
 #define POLL_MS 200
+/* How soon an idle session writes out its batched runs (jobs.h). */
+#define IDLE_MS 10
 
 /* Shared with the jobs (MAP_SHARED): no job starts a run above it.  The
  * lowest failing run so far without --keep-going, 0 when stopping. */
@@ -279,7 +281,8 @@ int sc_jobs_run(const struct sc_jobs *J, char *err, size_t errlen)
 			}
 		if (n == 0)
 			break;
-		if (poll(pfd, n, POLL_MS) < 0) {
+		int ready = poll(pfd, n, J->idle ? IDLE_MS : POLL_MS);
+		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
 			snprintf(err, errlen, "poll: %s", strerror(errno));
@@ -287,6 +290,8 @@ int sc_jobs_run(const struct sc_jobs *J, char *err, size_t errlen)
 			stop_jobs(&S);
 			break;
 		}
+		if (ready == 0 && J->idle)
+			J->idle(J->ctx);
 		for (uint32_t i = 0; i < n; i++)
 			if (pfd[i].revents) {
 				read_job(&S, &S.jobs[map[i]]);

@@ -44,6 +44,10 @@ struct sc_jobs {
 	void (*discard)(void *ctx, const Scctl__RunResult *run);
 	/* In the session: a job's Reply{learnt}.  May be NULL. */
 	void (*learnt)(void *ctx, const Scctl__LearntStats *s);
+	/* In the session: no job has had anything to say for a moment
+	 * (IDLE_MS): write out what deliver keeps in batches.  May be
+	 * NULL. */
+	void (*idle)(void *ctx);
 	void *ctx;
 };
 

@@ -29,9 +29,20 @@
  * executing it. */
 enum { RUN_INSERT, BUG_INSERT, SESSION_COUNTERS, NCACHED };
 
+/* Runs are written in batches: one transaction per run was two thirds
+ * of a session worker's system calls (the WAL's writes and locks), the
+ * CPU a second job could have used.  A batch is committed when it is
+ * BATCH_US old at a run's arrival, when a run failed (a bug is never left
+ * uncommitted), when the worker has nothing to read (sc_store_flush) and
+ * before any other write. */
+#define BATCH_US 10000
+
 struct sc_store {
 	sqlite3 *db;
 	sqlite3_stmt *cached[NCACHED];
+	bool batch_open;                /* a transaction holds runs */
+	int64_t batch_since_us;         /* when it began */
+	int64_t batch_us;               /* its age limit, BATCH_US */
 };
 
 static const char schema[] =
@@ -190,6 +201,7 @@ int sc_store_open(const char *state_dir, bool create, struct sc_store **out,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	s->batch_us = BATCH_US;
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", path,
 			 s->db ? sqlite3_errmsg(s->db) : "cannot open");
@@ -217,8 +229,12 @@ int sc_store_open(const char *state_dir, bool create, struct sc_store **out,
 
 void sc_store_close(struct sc_store *s)
 {
+	char err[256];
+
 	if (!s)
 		return;
+	if (sc_store_flush(s, err, sizeof(err)) < 0)
+		fprintf(stderr, "schedctld: the last runs' index: %s\n", err);
 	for (int i = 0; i < NCACHED; i++)
 		sqlite3_finalize(s->cached[i]);
 	sqlite3_close(s->db);
@@ -342,8 +358,16 @@ int sc_store_add_run(struct sc_store *s, const char *session, uint32_t run,
 		     char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
+	int64_t now = sc_store_now_us();
 
-	if (exec_sql(s, "BEGIN IMMEDIATE", err, errlen) < 0)
+	if (!s->batch_open) {
+		if (exec_sql(s, "BEGIN IMMEDIATE", err, errlen) < 0)
+			return -1;
+		s->batch_open = true;
+		s->batch_since_us = now;
+	}
+	/* A run that cannot be written leaves the batch's others alone. */
+	if (exec_sql(s, "SAVEPOINT one_run", err, errlen) < 0)
 		return -1;
 	if (prepare_cached(s, RUN_INSERT, "INSERT OR REPLACE INTO runs "
 			   "(session, run, seed, verdict, steps, wall_us, "
@@ -375,14 +399,37 @@ int sc_store_add_run(struct sc_store *s, const char *session, uint32_t run,
 	sqlite3_bind_int(st, 2, bug != NULL);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)steps);
 	sqlite3_bind_int64(st, 4, run);
-	sqlite3_bind_int64(st, 5, sc_store_now_us());
+	sqlite3_bind_int64(st, 5, now);
 	if (run_cached(s, st, "session counters", err, errlen) < 0)
 		goto rollback;
-	return exec_sql(s, "COMMIT", err, errlen);
+	if (exec_sql(s, "RELEASE one_run", err, errlen) < 0)
+		goto rollback;
+	if (bug || now - s->batch_since_us >= s->batch_us)
+		return sc_store_flush(s, err, errlen);
+	return 0;
 rollback:
+	sqlite3_exec(s->db, "ROLLBACK TO one_run; RELEASE one_run", NULL,
+		     NULL, NULL);
+	return -1;
+}
+
+void sc_store_set_batch_us(struct sc_store *s, int64_t us)
+{
+	s->batch_us = us;
+}
+
+int sc_store_flush(struct sc_store *s, char *err, size_t errlen)
+{
+	if (!s || !s->batch_open)
+		return 0;
+	s->batch_open = false;
+	if (exec_sql(s, "COMMIT", err, errlen) == 0)
+		return 0;
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	return -1;
 }
+
+
 
 int sc_store_session_end(struct sc_store *s, const char *session,
 			 const char *state, int exit_code, const char *error,
@@ -391,6 +438,8 @@ int sc_store_session_end(struct sc_store *s, const char *session,
 	sqlite3_stmt *st;
 	int64_t now = sc_store_now_us();
 
+	if (sc_store_flush(s, err, errlen) < 0)
+		return -1;
 	if (prepare(s, "UPDATE sessions SET state = ?2, exit_code = ?3, "
 		    "error = ?4, ended_us = ?5, updated_us = ?5 WHERE id = ?1",
 		    &st, err, errlen) < 0)
@@ -490,6 +539,8 @@ int sc_store_set_search(struct sc_store *s, const char *session,
 	sqlite3_stmt *st;
 	char levels[17 * 12], points[17 * 260];
 
+	if (sc_store_flush(s, err, errlen) < 0)
+		return -1;
 	if (prepare(s, "INSERT OR REPLACE INTO searches (session, bound, "
 		    "schedules, exhausted, complete_bound, cache, cache_hits, "
 		    "beyond_bound, truncated, nondeterministic, nondet_first_run, "
@@ -542,6 +593,8 @@ int sc_store_mark_interrupted(struct sc_store *s, int only_pid, char *err,
 	sqlite3_stmt *st, *up;
 	int marked = 0;
 
+	if (sc_store_flush(s, err, errlen) < 0)
+		return -1;
 	if (prepare(s, "SELECT id, pid FROM sessions WHERE state = 'running'",
 		    &st, err, errlen) < 0)
 		return -1;

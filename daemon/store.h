@@ -62,11 +62,20 @@ struct sc_store_session {
 int sc_store_session_begin(struct sc_store *s, const struct sc_store_session *ss,
 			   char *err, size_t errlen);
 
-/* One finished run (bug NULL when it passed): one transaction. */
+/* One finished run (bug NULL when it passed).  Runs are committed in
+ * batches: a failing run's at once, the others within about 10 ms of
+ * arriving or at sc_store_flush (call it when nothing else is to do),
+ * and before the store's other writes and its close. */
 int sc_store_add_run(struct sc_store *s, const char *session, uint32_t run,
 		     uint64_t seed, const char *verdict, uint64_t steps,
 		     uint64_t wall_us, const char *trace, const Scctl__Bug *bug,
 		     char *err, size_t errlen);
+
+/* The age at which a batch is committed when a run arrives (default
+ * 10000 us; the unit test sets its own). */
+void sc_store_set_batch_us(struct sc_store *s, int64_t us);
+/* Commit the runs added since the last commit.  0, or -1 (err set). */
+int sc_store_flush(struct sc_store *s, char *err, size_t errlen);
 
 /* The session is over: state "done", "stopped" or "interrupted". */
 int sc_store_session_end(struct sc_store *s, const char *session,

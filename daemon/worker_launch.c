@@ -1363,6 +1363,16 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 	return code;
 }
 
+/* Nothing from the jobs for a moment: commit the runs batched so far. */
+static void flush_runs(void *ctx)
+{
+	struct launch *L = ctx;
+	char err[512];
+
+	if (sc_store_flush(L->store, err, sizeof(err)) < 0)
+		sc_log("session %s: %s", L->session.id, err);
+}
+
 static void run_jobs(struct launch *L)
 {
 	struct sc_jobs J = {
@@ -1374,6 +1384,7 @@ static void run_jobs(struct launch *L)
 		.deliver = deliver_run,
 		.discard = discard_run,
 		.learnt = merge_learnt,
+		.idle = flush_runs,
 		.ctx = L,
 	};
 

@@ -106,6 +106,70 @@ static void search_round_trip(struct sc_store *st, struct sc_store *rd)
 	sc_store_search_free(out);
 }
 
+static int runs_done(struct sc_store *rd, const char *id)
+{
+	struct sc_session_row *rows = NULL;
+	size_t n = 0;
+	char err[512];
+	int done = -1;
+
+	if (sc_store_sessions(rd, id, &rows, &n, err, sizeof(err)) == 0 &&
+	    n == 1)
+		done = (int)rows[0].runs_done;
+	sc_store_rows_free(rows, n);
+	return done;
+}
+
+/* Passing runs are committed in batches, a failing one at once (with
+ * those before it), the rest at a flush; another connection (the CLI's
+ * status) sees only what is committed. */
+static void batches(struct sc_store *st, struct sc_store *rd)
+{
+	const char *id = "20261122-031500-ab14";
+	struct sc_store_session ss = {
+		.id = id, .kind = "launch", .argv = "/bin/prog", .cwd = "/tmp",
+		.strategy = "pos", .params = "", .out_dir = "/tmp/out",
+		.shard = "", .base_seed = 1, .runs_planned = 9, .jobs = 2,
+		.pid = (int)getpid(),
+	};
+	Scctl__Bug bug = SCCTL__BUG__INIT;
+	char err[512];
+
+	bug.kind = "crash";
+	bug.message = "SIGSEGV";
+	bug.trace = "/tmp/out/run-000003.sctrace";
+	bug.replay = "schedctl replay /tmp/out/run-000003.sctrace";
+	is_int(sc_store_session_begin(st, &ss, err, sizeof(err)), 0,
+	       "batches: a session begins");
+	/* No batch gets old while the test looks, however slow the machine. */
+	sc_store_set_batch_us(st, 3600 * 1000000LL);
+	ok(sc_store_add_run(st, id, 1, 2, "pass", 10, 100, NULL, NULL, err,
+			    sizeof(err)) == 0 &&
+	   sc_store_add_run(st, id, 2, 3, "pass", 10, 100, NULL, NULL, err,
+			    sizeof(err)) == 0, "batches: two passing runs added");
+	is_int(runs_done(rd, id), 0, "batches: not yet visible to a reader");
+	is_int(sc_store_add_run(st, id, 3, 4, "crash", 10, 100, bug.trace,
+				&bug, err, sizeof(err)), 0,
+	       "batches: a failing run added");
+	is_int(runs_done(rd, id), 3,
+	       "batches: a failing run commits itself and those before it");
+	is_int(sc_store_add_run(st, id, 4, 5, "pass", 10, 100, NULL, NULL, err,
+				sizeof(err)), 0, "batches: one more passing run");
+	sc_store_set_batch_us(st, 10000);
+	usleep(20000);
+	is_int(sc_store_add_run(st, id, 5, 6, "pass", 10, 100, NULL, NULL, err,
+				sizeof(err)), 0,
+	       "batches: and another, over 10 ms after the batch began");
+	is_int(runs_done(rd, id), 5, "batches: an old batch is committed");
+	sc_store_set_batch_us(st, 3600 * 1000000LL);
+	is_int(sc_store_add_run(st, id, 6, 7, "pass", 10, 100, NULL, NULL, err,
+				sizeof(err)), 0, "batches: a last passing run");
+	is_int(sc_store_flush(st, err, sizeof(err)), 0, "batches: a flush");
+	is_int(runs_done(rd, id), 6, "batches: commits it");
+	is_int(sc_store_flush(st, err, sizeof(err)), 0,
+	       "batches: a flush with nothing batched does nothing");
+}
+
 int main(void)
 {
 	struct sc_store *st = NULL, *rd = NULL;
@@ -197,6 +261,8 @@ int main(void)
 			     sizeof(err)) == 0 && n == 1 &&
 	   strcmp(rows[0].state, "interrupted") == 0, "state interrupted");
 	sc_store_rows_free(rows, n);
+
+	batches(st, rd);
 
 	sc_store_close(rd);
 	sc_store_close(st);
