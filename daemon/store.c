@@ -429,8 +429,6 @@ int sc_store_flush(struct sc_store *s, char *err, size_t errlen)
 	return -1;
 }
 
-
-
 int sc_store_session_end(struct sc_store *s, const char *session,
 			 const char *state, int exit_code, const char *error,
 			 char *err, size_t errlen)

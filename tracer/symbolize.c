@@ -135,27 +135,21 @@ static size_t symbolize_levels(pid_t pid, uint64_t addr, int type,
 	const struct sc_frame_query q = { m.path, addr - m.base, type,
 					  with_module, max };
 	const struct sc_frame_names *kept = sc_frame_memo_get(&q);
-	struct sc_frame_names *fresh = NULL;
+	struct sc_frame_names fresh;
 
-	if (!kept && (fresh = malloc(sizeof(*fresh)))) {
-		memset(fresh->systems, 0, sizeof(fresh->systems));
-		fresh->pick = 0;
-		fresh->n = name_levels(&m, addr, type, with_module,
-				       fresh->texts, max, &fresh->pick,
-				       fresh->systems);
-		sc_frame_memo_put(&q, fresh);
-		kept = fresh;
+	if (!kept) {
+		memset(fresh.systems, 0, sizeof(fresh.systems));
+		fresh.pick = 0;
+		fresh.n = name_levels(&m, addr, type, with_module, fresh.texts,
+				      max, &fresh.pick, fresh.systems);
+		sc_frame_memo_put(&q, &fresh);
+		kept = &fresh;
 	}
-	if (!kept)
-		return name_levels(&m, addr, type, with_module, texts, max,
-				   pick, systems);
 	memcpy(texts, kept->texts, kept->n * sizeof(texts[0]));
 	for (size_t i = 0; systems && i < kept->n; i++)
 		systems[i] = kept->systems[i];
 	*pick = kept->pick;
-	size_t n = kept->n;
-	free(fresh);
-	return n;
+	return kept->n;
 }
 
 /* symbolize_levels for the address addr in the mapping m. */
