@@ -513,12 +513,16 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	bool controlled = L->strategy->create != NULL;
 	int infd = -1, outfd = -1, errfd = -1, rc = -1;
 	char why[1024], silent_trace[PATH_MAX + 64];
-	const char *trace = f ? f->trace : NULL;
+	const char *trace = NULL;
 	struct run_points pt;
 	bool served = wants_server(L);
 
 	memset(res, 0, sizeof(*res));
 	run_points(L, r, &pt);
+	/* --keep-traces none: a trace only for a pilot run, which learns
+	 * from it; the others would be written only to be deleted. */
+	if (f && (L->keep != KEEP_NONE || pt.pilot))
+		trace = f->trace;
 	if (!f && pt.pilot) {
 		/* Jobs may run the same pilot run silently at once: the
 		 * name is the job's own. */
@@ -781,7 +785,7 @@ static bool prune_files(const struct launch *L, uint32_t r, bool failing,
 	bool keep_output = output_kept(L, r, failing);
 
 	if (!keep_trace)
-		unlink(f->trace);
+		unlink(f->trace);       /* none: written by a pilot run only */
 	if (!keep_output) {
 		unlink(f->out);
 		unlink(f->err);

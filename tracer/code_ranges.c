@@ -58,6 +58,20 @@ static const struct sc_code_range *find(const struct sc_process *p,
 	return NULL;
 }
 
+int sc_code_refresh(struct sc_process *p)
+{
+	struct collect c = { 0 };
+
+	if (sc_maps_foreach(p->pid, add_mapping, &c) < 0) {
+		free(c.r);
+		return -1;
+	}
+	sc_code_forget(p);
+	p->code = c.r;
+	p->ncode = c.n;
+	return 0;
+}
+
 /* The mapping of pc, reading the maps again when it is in none. */
 static const struct sc_code_range *lookup(struct sc_process *p, uint64_t pc,
 					  bool *unknown)
@@ -66,15 +80,10 @@ static const struct sc_code_range *lookup(struct sc_process *p, uint64_t pc,
 
 	*unknown = false;
 	if (!r) {
-		struct collect c = { 0 };
-		if (sc_maps_foreach(p->pid, add_mapping, &c) < 0) {
-			free(c.r);
+		if (sc_code_refresh(p) < 0) {
 			*unknown = true;
 			return NULL;
 		}
-		sc_code_forget(p);
-		p->code = c.r;
-		p->ncode = c.n;
 		r = find(p, pc);
 	}
 	return r;

@@ -131,18 +131,26 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 		e->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
 		e->fault_no_addr = si.si_code == SI_KERNEL;
 	}
+	/* The name of the pc and the stack: one reading of the maps. */
+	bool held = sc_maps_hold(t->proc->pid) == 0;
 	sc_symbolize(t->proc->pid, t->regs.rip, e->fault_where,
 		     sizeof(e->fault_where));
 	note_fault_caller(e, t);
+	if (held)
+		sc_maps_release();
 }
 
 /* The breakpoints on the program's own instructions: its memory accesses
  * (mem), the racing ones (race), its atomic read-modify-writes. */
 static void plant_sites(struct sc_engine *e, struct sc_process *p)
 {
-	/* The lookups below all read the maps: once will do. */
+	/* The lookups below all read the maps: once will do.  The code
+	 * ranges (code_ranges.c) are taken from the same reading: the
+	 * run's first breakpoint would otherwise read the maps again. */
 	bool held = sc_maps_hold(p->pid) == 0;
 
+	if (held)
+		sc_code_refresh(p);
 	p->sites_pending = false;
 	if (e->cfg->granularity == SC_GRAN_MEM) {
 		if (!e->mem_lifted)

@@ -441,24 +441,42 @@ static int start_forked(struct sc_engine *e)
 	return 0;
 }
 
+/* The program's file (into path), or -1 with the run's error in res. */
+static int program_path(const struct sc_run_config *cfg, char *path,
+			size_t len, struct sc_run_result *res)
+{
+	char err[512];
+
+	if (sc_check_program_info(cfg->argv[0], sc_env_path(cfg->envp), path,
+				  len, NULL, err, sizeof(err)) == 0)
+		return 0;
+	res->verdict = SC_VERDICT_ERROR;
+	snprintf(res->message, sizeof(res->message), "%s", err);
+	return -1;
+}
+
 /* One run (park NULL), or a fork server's start: the program run to its
  * entry point and left stopped there (*park). */
 static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res,
 		      struct sc_parked *park)
 {
-	char path[4096], err[512];
+	char path[4096];
 	struct sc_engine e = { .cfg = cfg, .res = res, .err_pipe = -1,
 			       .park_at_entry = park != NULL };
 	sigset_t chld, old_mask;
 	cpu_set_t saved_cpus;
 
 	memset(res, 0, sizeof(*res));
+	/* A copy of the fork server needs no program file: it is checked
+	 * (4 system calls) only when the run is exec'd. */
+	bool forking = cfg->fork_server && !park && cfg->policy;
 	if (!cfg->argv || !cfg->argv[0] ||
-	    sc_check_program_info(cfg->argv[0], sc_env_path(cfg->envp), path,
-				  sizeof(path), NULL, err, sizeof(err)) < 0) {
-		res->verdict = SC_VERDICT_ERROR;
-		snprintf(res->message, sizeof(res->message), "%s",
-			 cfg->argv && cfg->argv[0] ? err : "no program given");
+	    (!forking && program_path(cfg, path, sizeof(path), res) < 0)) {
+		if (!cfg->argv || !cfg->argv[0]) {
+			res->verdict = SC_VERDICT_ERROR;
+			snprintf(res->message, sizeof(res->message),
+				 "no program given");
+		}
 		return -1;
 	}
 	if (!cfg->policy)
@@ -476,9 +494,11 @@ static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res
 	if (cfg->timeout_ms)
 		e.deadline_us = e.start_us + (uint64_t)cfg->timeout_ms * 1000;
 	int rc = 1;
-	if (cfg->fork_server && !park)
+	if (forking)
 		rc = start_forked(&e);
-	if (rc > 0)
+	if (rc > 0 && forking && program_path(cfg, path, sizeof(path), res) < 0)
+		rc = -1;
+	else if (rc > 0)
 		rc = start_exec(&e, path);
 	if (rc < 0)
 		goto out;

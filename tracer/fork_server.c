@@ -275,6 +275,9 @@ static int thread_setup(struct sc_fork_server *s)
 static void parked_free(struct sc_parked *p)
 {
 	free(p->bps);
+	free(p->code);
+	p->code = NULL;
+	p->ncode = 0;
 	if (p->mods)
 		sc_module_map_free(p->mods, p->nmods);
 	p->bps = NULL;
@@ -532,6 +535,14 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 		e->parked.mods = NULL;
 		e->parked.nmods = 0;
 	}
+	if (sc_code_refresh(p) == 0 && p->ncode) {
+		e->parked.code = malloc(p->ncode * sizeof(*p->code));
+		if (e->parked.code) {
+			memcpy(e->parked.code, p->code,
+			       p->ncode * sizeof(*p->code));
+			e->parked.ncode = p->ncode;
+		}
+	}
 	e->parked.pid = p->pid;
 	e->res->verdict = SC_VERDICT_UNKNOWN;
 }
@@ -549,6 +560,13 @@ int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p)
 			return -1;
 		memcpy(p->bps, a->bps, a->nbps * sizeof(*p->bps));
 		p->nbps = a->nbps;
+	}
+	if (a->ncode && !p->code) {
+		p->code = malloc(a->ncode * sizeof(*p->code));
+		if (p->code) {
+			memcpy(p->code, a->code, a->ncode * sizeof(*p->code));
+			p->ncode = a->ncode;
+		}
 	}
 	p->libc_ready = a->libc_ready;
 	e->tsc_reads = a->tsc_reads;    /* as an exec'd run has at its entry */

@@ -142,6 +142,9 @@ bool sc_code_is_own(struct sc_process *p, uint64_t pc);
 bool sc_code_is_glibc(struct sc_process *p, uint64_t pc);
 /* Forget the mappings (exec, exit). */
 void sc_code_forget(struct sc_process *p);
+/* Read them again from the maps (held ones if held); -1 when they
+ * cannot be read. */
+int sc_code_refresh(struct sc_process *p);
 
 struct sc_thread {
 	pid_t tid;
@@ -262,6 +265,10 @@ struct sc_parked {
 	bool libc_ready, vclock;
 	struct sc_module *mods;
 	size_t nmods;
+	/* Its executable mappings (code_ranges.c): each copy's at its
+	 * start, so that its first breakpoint need not read its maps. */
+	struct sc_code_range *code;
+	size_t ncode;
 	uint64_t tsc_reads;             /* the loader's rdtsc, before entry */
 };
 

@@ -20,7 +20,22 @@
 #define CLONE_ARGS_FLAGS_OFF 0
 #define CLONE_ARGS_CHILD_TID_OFF 16
 
-static void futex_event(struct sc_thread *t)
+/* Is addr the clear_child_tid word of a thread of t's process?  That is
+ * where pthread_join waits, with a shared futex (the kernel's wake at
+ * the thread's exit is one), in the thread's struct pthread: memory of
+ * its own process, not worth a reading of the maps per join. */
+static bool thread_tid_word(const struct sc_engine *e,
+			    const struct sc_thread *t, uint64_t addr)
+{
+	for (size_t i = 0; i < e->nthreads; i++) {
+		const struct sc_thread *o = e->threads[i];
+		if (o->proc == t->proc && o->clear_child_tid == addr)
+			return addr != 0;
+	}
+	return false;
+}
+
+static void futex_event(const struct sc_engine *e, struct sc_thread *t)
 {
 	int cmd = (int)(t->regs.rsi & FUTEX_CMD_MASK);
 
@@ -30,6 +45,7 @@ static void futex_event(struct sc_thread *t)
 	 * process, which we may not trace, can wait or wake there, which
 	 * the model cannot see.  The kernel does it all. */
 	if (!(t->regs.rsi & FUTEX_PRIVATE_FLAG) &&
+	    !thread_tid_word(e, t, t->regs.rdi) &&
 	    sc_maps_addr_shared(t->proc->pid, t->regs.rdi)) {
 		t->next.kind = SC_EV_FUTEX_OTHER;
 		t->next.access = SC_ACC_RMW;
@@ -112,7 +128,7 @@ void sc_syscall_event(struct sc_engine *e, struct sc_thread *t)
 	t->next = (struct sc_event){ .thread = t->logical, .pc = t->regs.rip };
 	switch (nr) {
 	case SYS_futex:
-		futex_event(t);
+		futex_event(e, t);
 		break;
 	case SYS_clone:
 		clone_event(e, t, false);
