@@ -423,7 +423,8 @@ static int start_forked(struct sc_engine *e)
 		return 1;
 	e->forked = true;
 	struct sc_thread *t0 = new_main_thread(e, pid);
-	if (!t0 || sc_mem_open(e->main_proc) < 0) {
+	if (!t0 || sc_mem_open(e->main_proc) < 0 ||
+	    sc_fork_server_restore(e->cfg->fork_server, e->main_proc) < 0) {
 		e->res->verdict = SC_VERDICT_ERROR;
 		snprintf(e->res->message, sizeof(e->res->message),
 			 "cannot control the fork server's copy: %s",

@@ -13,9 +13,10 @@
  * (CLONE_CHILD_SETTID at the thread's tid address: pthread_kill, raise
  * and pthread_getaffinity_np use that cached tid) or an injected call
  * does (set_robust_list), as setsid() and PR_SET_PDEATHSIG, which the
- * exec path's child does; then the entry's bytes and registers are put
- * back, and the engine carries on as at the entry breakpoint of an
- * exec'd run.
+ * exec path's child does: the three by one stub the server keeps after
+ * its patched entry (one stop per copy, not three); then the entry's
+ * bytes and registers are put back, and the engine carries on as at the
+ * entry breakpoint of an exec'd run.
  *
  * The events an exec'd run has before its entry (the execve, the
  * loader's reads) are the same in every run: the server records them as
@@ -46,6 +47,10 @@
 
 #include "internal.h"
 
+/* "syscall; int3" and the longest setup stub (setup_stub). */
+#define INJECT_LEN 3
+#define PATCH_MAX 64
+
 /* One event of the server's start: as the policy was asked to pick it,
  * and as it was emitted. */
 struct prelude_event {
@@ -59,7 +64,12 @@ struct sc_fork_server {
 	 * which CLONE_CHILD_SETTID fills and CLONE_CHILD_CLEARTID clears)
 	 * and its robust futex list (set_robust_list(2)).  0: none. */
 	uint64_t tid_address, robust_head, robust_len;
-	uint64_t entry_word;            /* the 8 bytes at entry, unpatched */
+	/* The program's bytes at the entry, which the server has patched:
+	 * "syscall; int3" (injections), then, when it fits in the entry's
+	 * code mapping, the copies' setup stub (stub_at..stub_end). */
+	uint8_t entry_bytes[PATCH_MAX];
+	size_t patch_len;
+	uint64_t stub_at, stub_end;     /* 0: no stub, one call at a time */
 	struct prelude_event *prelude;
 	size_t nprelude;
 	/* Its process, stopped at the entry: pid, registers, breakpoints
@@ -180,30 +190,20 @@ static bool is_trap(int status)
 	return (status >> 8) == SIGTRAP;
 }
 
-/* Run one syscall in pid, stopped with its registers anywhere: from the
- * entry's "syscall; int3" with regs plus the call's number and arguments
- * (a[0..3]: rdi, rsi, rdx, r10).  Returns the syscall's result, or -1
- * with errno EIO when pid did not stop at the int3. */
-static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
-		   const uint64_t a[4], pid_t *forked)
+/* Run pid from registers *r until the int3 that leaves it at rip
+ * expect, passing the filter's stops and a fork's; *r then holds the
+ * registers there.  -1 (errno EIO when it stopped elsewhere) otherwise. */
+static int run_to_trap(pid_t pid, struct user_regs_struct *r,
+		       uint64_t expect, pid_t *forked)
 {
-	struct user_regs_struct r = s->parked.regs;
 	int status;
 
-	r.rax = (unsigned long long)nr;
-	r.orig_rax = (unsigned long long)-1;
-	r.rdi = a[0];
-	r.rsi = a[1];
-	r.rdx = a[2];
-	r.r10 = a[3];
-	r.r8 = r.r9 = 0;
-	r.rip = s->parked.entry;
-	if (ptrace(PTRACE_SETREGS, pid, 0, &r) < 0 ||
+	if (ptrace(PTRACE_SETREGS, pid, 0, r) < 0 ||
 	    ptrace(PTRACE_CONT, pid, 0, 0) < 0)
 		return -1;
 	for (;;) {
 		if (wait_stop(pid, &status) < 0)
-			goto fail;
+			break;
 		if (is_seccomp_stop(status)) {
 			if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
 				return -1;
@@ -219,40 +219,178 @@ static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
 			continue;
 		}
 		if (!is_trap(status))
-			goto fail;
-		if (ptrace(PTRACE_GETREGS, pid, 0, &r) < 0)
+			break;
+		if (ptrace(PTRACE_GETREGS, pid, 0, r) < 0)
 			return -1;
-		if (r.rip != s->parked.entry + 3)
-			goto fail;
-		return (long)r.rax;
+		if (r->rip != expect)
+			break;
+		return 0;
 	}
-fail:
 	errno = EIO;
 	return -1;
 }
 
-/* Write the entry's 8 bytes word (3 of them patched or not) into pid. */
-static int poke_entry(const struct sc_fork_server *s, pid_t pid, bool patch)
+/* Run one syscall in pid, stopped with its registers anywhere: from the
+ * entry's "syscall; int3" with regs plus the call's number and arguments
+ * (a[0..3]: rdi, rsi, rdx, r10).  Returns the syscall's result, or -1
+ * with errno EIO when pid did not stop at the int3. */
+static long inject(const struct sc_fork_server *s, pid_t pid, long nr,
+		   const uint64_t a[4], pid_t *forked)
 {
-	uint64_t w = s->entry_word;
+	struct user_regs_struct r = s->parked.regs;
 
-	if (patch) {
-		w &= ~(uint64_t)0xffffff;
-		w |= 0xcc050fu;         /* syscall (0f 05); int3 (cc) */
+	r.rax = (unsigned long long)nr;
+	r.orig_rax = (unsigned long long)-1;
+	r.rdi = a[0];
+	r.rsi = a[1];
+	r.rdx = a[2];
+	r.r10 = a[3];
+	r.r8 = r.r9 = 0;
+	r.rip = s->parked.entry;
+	if (run_to_trap(pid, &r, s->parked.entry + INJECT_LEN, forked) < 0)
+		return -1;
+	return (long)r.rax;
+}
+
+/* Set the copy up as the exec path's child is (its own session, killed
+ * with the supervisor) and as glibc's fork() sets its child's robust
+ * list: by the stub, or by three injected calls. */
+static int copy_setup(const struct sc_fork_server *s, pid_t child)
+{
+	if (s->stub_at) {
+		struct user_regs_struct r = s->parked.regs;
+
+		r.orig_rax = (unsigned long long)-1;
+		r.rip = s->stub_at;
+		if (run_to_trap(child, &r, s->stub_end, NULL) < 0)
+			return -1;
+		if ((pid_t)r.r12 != child || r.r13 != 0 || r.rax != 0) {
+			errno = EIO;
+			return -1;
+		}
+		return 0;
 	}
-	return ptrace(PTRACE_POKEDATA, pid, (void *)s->parked.entry, (void *)w) < 0
-	       ? -1 : 0;
+	uint64_t none[4] = { 0 };
+	uint64_t deathsig[4] = { PR_SET_PDEATHSIG, SIGKILL, 0, 0 };
+	uint64_t robust[4] = { s->robust_head, s->robust_len, 0, 0 };
+	if (inject(s, child, SYS_setsid, none, NULL) != child ||
+	    inject(s, child, SYS_prctl, deathsig, NULL) != 0 ||
+	    (s->robust_head &&
+	     inject(s, child, SYS_set_robust_list, robust, NULL) != 0))
+		return -1;
+	return 0;
+}
+
+/* Write len bytes at addr of pid, a word at a time (PTRACE_POKEDATA:
+ * the text is read-only to process_vm_writev); the server only. */
+static int poke_bytes(pid_t pid, uint64_t addr, const uint8_t *bytes,
+		      size_t len)
+{
+	for (size_t done = 0; done < len; done += 8) {
+		uint64_t w;
+		size_t n = len - done < 8 ? len - done : 8;
+
+		errno = 0;
+		w = (uint64_t)ptrace(PTRACE_PEEKDATA, pid, (void *)(addr + done), 0);
+		if (errno)
+			return -1;
+		memcpy(&w, bytes + done, n);
+		if (ptrace(PTRACE_POKEDATA, pid, (void *)(addr + done), (void *)w) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int peek_bytes(pid_t pid, uint64_t addr, uint8_t *bytes, size_t len)
+{
+	for (size_t done = 0; done < len; done += 8) {
+		uint64_t w;
+		size_t n = len - done < 8 ? len - done : 8;
+
+		errno = 0;
+		w = (uint64_t)ptrace(PTRACE_PEEKDATA, pid, (void *)(addr + done), 0);
+		if (errno)
+			return -1;
+		memcpy(bytes + done, &w, n);
+	}
+	return 0;
+}
+
+/* The code a copy runs before the program, as the exec path's child
+ * does: setsid(), prctl(PR_SET_PDEATHSIG, SIGKILL) and, as glibc's
+ * fork(), set_robust_list(head, len); then int3.  The results stay in
+ * r12, r13 and rax.  One stop for the three instead of one each.
+ * Returns its length. */
+static size_t setup_stub(const struct sc_fork_server *s, uint8_t *code)
+{
+	size_t n = 0;
+
+#define EMIT(...) do { const uint8_t b_[] = { __VA_ARGS__ }; \
+		memcpy(code + n, b_, sizeof(b_)); n += sizeof(b_); } while (0)
+#define IMM32(v) (uint8_t)(v), (uint8_t)((v) >> 8), (uint8_t)((v) >> 16), \
+		(uint8_t)((v) >> 24)
+	EMIT(0xb8, IMM32(SYS_setsid));                  /* mov eax, nr */
+	EMIT(0x0f, 0x05);                               /* syscall */
+	EMIT(0x49, 0x89, 0xc4);                         /* mov r12, rax */
+	EMIT(0xb8, IMM32(SYS_prctl));
+	EMIT(0xbf, IMM32(PR_SET_PDEATHSIG));            /* mov edi, imm */
+	EMIT(0xbe, IMM32(SIGKILL));                     /* mov esi, imm */
+	EMIT(0x0f, 0x05);
+	EMIT(0x49, 0x89, 0xc5);                         /* mov r13, rax */
+	if (s->robust_head) {
+		uint64_t h = s->robust_head;
+		EMIT(0xb8, IMM32(SYS_set_robust_list));
+		EMIT(0x48, 0xbf, IMM32(h), IMM32(h >> 32)); /* movabs rdi */
+		EMIT(0xbe, IMM32(s->robust_len));
+		EMIT(0x0f, 0x05);
+	} else {
+		EMIT(0x31, 0xc0);                       /* xor eax, eax */
+	}
+	EMIT(0xcc);                                     /* int3 */
+#undef IMM32
+#undef EMIT
+	return n;
+}
+
+/* Patch the server's entry: "syscall; int3", and the setup stub after
+ * it when the entry's code mapping holds it (else copies are set up one
+ * injected call at a time).  Its own bytes are kept for the copies. */
+static int patch_entry(struct sc_fork_server *s)
+{
+	uint8_t code[PATCH_MAX] = { 0x0f, 0x05, 0xcc };
+	size_t len = INJECT_LEN + setup_stub(s, code + INJECT_LEN);
+	uint64_t entry = s->parked.entry;
+	bool fits = false;
+
+	for (size_t i = 0; i < s->parked.ncode; i++)
+		if (entry >= s->parked.code[i].start &&
+		    entry + len <= s->parked.code[i].end)
+			fits = true;
+	if (!fits || s->robust_len > UINT32_MAX)
+		len = INJECT_LEN;
+	if (peek_bytes(s->parked.pid, entry, s->entry_bytes, len) < 0 ||
+	    poke_bytes(s->parked.pid, entry, code, len) < 0)
+		return -1;
+	s->patch_len = len;
+	if (len > INJECT_LEN) {
+		s->stub_at = entry + INJECT_LEN;
+		s->stub_end = entry + len;
+	}
+	return 0;
+}
+
+int sc_fork_server_restore(const struct sc_fork_server *s,
+			   struct sc_process *p)
+{
+	return sc_mem_write(p, s->parked.entry, s->entry_bytes, s->patch_len);
 }
 
 /* The server's tid address (asked of it: prctl PR_GET_TID_ADDRESS writes
- * it to a word of its stack below the red zone, put back after) and its
- * robust list (asked of the kernel). */
+ * it to a word of its stack below the red zone, put back after). */
 static int thread_setup(struct sc_fork_server *s)
 {
 	uint64_t scratch = (s->parked.regs.rsp - 1024) & ~(uint64_t)7, saved, addr;
 	uint64_t args[4] = { PR_GET_TID_ADDRESS, scratch, 0, 0 };
-	size_t len = 0;
-	void *head = NULL;
 
 	errno = 0;
 	saved = (uint64_t)ptrace(PTRACE_PEEKDATA, s->parked.pid, (void *)scratch, 0);
@@ -264,11 +402,19 @@ static int thread_setup(struct sc_fork_server *s)
 			    (void *)saved) < 0)
 		return -1;
 	s->tid_address = addr;
+	return 0;
+}
+
+/* The server's robust futex list, asked of the kernel. */
+static void robust_list(struct sc_fork_server *s)
+{
+	size_t len = 0;
+	void *head = NULL;
+
 	if (syscall(SYS_get_robust_list, s->parked.pid, &head, &len) == 0) {
 		s->robust_head = (uint64_t)(uintptr_t)head;
 		s->robust_len = len;
 	}
-	return 0;
 }
 
 /* What a parked process's record holds besides the process. */
@@ -326,10 +472,8 @@ struct sc_fork_server *sc_fork_server_start(const struct sc_run_config *cfg,
 	parked.nbps = 0;
 	parked.mods = NULL;
 	parked.nmods = 0;
-	errno = 0;
-	s->entry_word = (uint64_t)ptrace(PTRACE_PEEKDATA, s->parked.pid,
-					 (void *)s->parked.entry, 0);
-	if (errno || poke_entry(s, s->parked.pid, true) < 0) {
+	robust_list(s);         /* the stub sets the copies' */
+	if (patch_entry(s) < 0) {
 		snprintf(why, len, "cannot patch the entry point: %s",
 			 strerror(errno ? errno : EIO));
 		goto out;
@@ -415,15 +559,10 @@ pid_t sc_fork_server_fork(struct sc_fork_server *s,
 		return -1;
 	}
 	/* As the exec path's child: its own session (the engine ends a
-	 * run by its process group), and dies with the supervisor. */
-	uint64_t none[4] = { 0 };
-	uint64_t deathsig[4] = { PR_SET_PDEATHSIG, SIGKILL, 0, 0 };
-	uint64_t robust[4] = { s->robust_head, s->robust_len, 0, 0 };
-	if (inject(s, child, SYS_setsid, none, NULL) != child ||
-	    inject(s, child, SYS_prctl, deathsig, NULL) != 0 ||
-	    (s->robust_head &&
-	     inject(s, child, SYS_set_robust_list, robust, NULL) != 0) ||
-	    poke_entry(s, child, false) < 0 ||
+	 * run by its process group), and dies with the supervisor.  The
+	 * program's bytes at the entry are put back by the engine
+	 * (sc_fork_server_restore), in one write to the copy's memory. */
+	if (copy_setup(s, child) < 0 ||
 	    ptrace(PTRACE_SETREGS, child, 0, &s->parked.regs) < 0) {
 		server_broke(s, "setting up the copy");
 		kill_and_reap(child);

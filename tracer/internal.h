@@ -380,9 +380,14 @@ int sc_engine_park(const struct sc_run_config *cfg, struct sc_run_result *res,
 		   struct sc_parked *parked);
 void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t);
 /* A copy of the server, stopped at the entry with *regs; -1 when the
- * server failed (sc_fork_server_broken says why). */
+ * server failed (sc_fork_server_broken says why).  Its entry is still
+ * patched: sc_fork_server_restore. */
 pid_t sc_fork_server_fork(struct sc_fork_server *s,
 			  struct user_regs_struct *regs);
+/* Put the program's own bytes back at the entry of copy p (its memory
+ * open, sc_mem_open); -1 when they cannot be written. */
+int sc_fork_server_restore(const struct sc_fork_server *s,
+			   struct sc_process *p);
 /* Give the run's policy and trace the events before the entry. */
 int sc_fork_server_prelude(struct sc_engine *e, struct sc_thread *t0);
 /* The copy p (main process of a forked run) takes the server's planted
