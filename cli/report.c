@@ -79,7 +79,8 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
 		       cli_s(run->steps));
 		fflush(stdout);
 	}
-	rep->done++;
+	/* The daemon folds passing runs' replies into the next one. */
+	rep->done = run->has_delivered ? run->delivered : rep->done + 1;
 	if (rep->progress) {
 		struct timespec ts;
 		double now, rate;

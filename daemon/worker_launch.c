@@ -73,6 +73,10 @@ struct launch {
 	uint32_t pilot_threads[SC_PILOT_RUNS];
 	uint32_t pilot_known;
 	uint32_t last_run;
+	/* Run replies to the client: how many delivered, when last sent
+	 * (send_run). */
+	uint32_t delivered;
+	int64_t last_reply_us;
 	char program[4096];             /* resolved argv[0] */
 	/* The program's input, the session's copy (stdin_file.h); every
 	 * run opens it afresh.  Empty: /dev/null. */
@@ -1205,6 +1209,34 @@ static Scctl__Bug *dup_bug(const Scctl__Bug *b)
 	return c;
 }
 
+/* A passing run's reply within this long of the last one sent is
+ * folded into the next (RunResult.delivered): at hundreds of runs a
+ * second, a message and a wake-up of the client per run were a tenth of
+ * the session worker's time, for a progress line drawn 10 times a
+ * second. */
+#define RUN_REPLY_FOLD_US 50000
+
+/* Forward run reply r to the client, or fold it (RUN_REPLY_FOLD_US):
+ * a failing run's, a tool failure's and one with a notice go at once. */
+static void send_run(struct launch *L, const Scctl__Reply *r)
+{
+	const Scctl__RunResult *rr = r->run;
+	int64_t now = sc_store_now_us();
+
+	L->delivered++;
+	if (!rr->bug && !r->notice && !tool_verdict(rr->verdict) &&
+	    now - L->last_reply_us < RUN_REPLY_FOLD_US)
+		return;
+	Scctl__RunResult counted = *rr;
+	Scctl__Reply reply = *r;
+
+	counted.has_delivered = 1;
+	counted.delivered = L->delivered;
+	reply.run = &counted;
+	sc_worker_send(L->conn, &reply);
+	L->last_reply_us = now;
+}
+
 /* In the session, in run order (jobs.h): count, index, forward. */
 static bool deliver_run(void *ctx, const Scctl__Reply *r)
 {
@@ -1216,7 +1248,7 @@ static bool deliver_run(void *ctx, const Scctl__Reply *r)
 		return true;
 	if (rr->run > L->last_run)
 		L->last_run = rr->run;
-	sc_worker_send(L->conn, r);
+	send_run(L, r);
 	if (tool_verdict(rr->verdict))
 		return true;    /* not a completed run; the job says why */
 	L->completed++;
