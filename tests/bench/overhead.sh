@@ -50,6 +50,8 @@ row() { printf '%-44s %12s  %s\n' "$1" "$2" "${3:-}"; }
 raw=$("$PTRACE_STOP" "$ITERATIONS")
 same=$(awk '$1 == "same_cpu_stop_us" { print $2 }' <<<"$raw")
 other=$(awk '$1 == "other_cpu_stop_us" { print $2 }' <<<"$raw")
+int3=$(awk '$1 == "same_cpu_int3_stop_us" { print $2 }' <<<"$raw")
+int3=${int3:-n/a}
 syscall_us=$(awk '$1 == "syscall_us" { print $2 }' <<<"$raw")
 
 # 3a. Plain execution, no tracer.
@@ -129,8 +131,11 @@ row "measurement" "value" "note"
 row "getppid syscall, no tracer" "$syscall_us us"
 row "seccomp ptrace stop, tracer on same CPU" "$same us" "$ITERATIONS stops"
 row "seccomp ptrace stop, tracer on other CPU" "$other us"
+row "breakpoint (int3) ptrace stop, same CPU" "$int3 us" \
+	"the floor under the libc sync points"
+
 row "schedctl -s random, per scheduling point" "$per_event us" \
-	"$events events; $(calc "$per_event / $same") x a same-CPU stop"
+	"$events events; $(calc "$per_event / $same") x a same-CPU stop, $(calc "$per_event / $int3") x an int3 stop"
 row "the same schedule without a search, per point" "$still_per_event us" \
 	"$still_events events (noise, p = 0)"
 row "schedctl -s chess, per scheduling point" "$chess_per_event us" \

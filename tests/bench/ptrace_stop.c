@@ -8,9 +8,17 @@
  * twice: tracer and tracee pinned to the same CPU (what schedctld does),
  * then to two different CPUs (a cross-CPU wake-up per stop).
  *
+ * The same again on the same CPU with a breakpoint instead of the
+ * filter: the child executes int3, the parent resumes it at each
+ * SIGTRAP stop without delivering the signal.  That is the floor under
+ * schedctl's scheduling points at libc's synchronisation functions
+ * (breakpoints at their entries), the seccomp stop the floor under its
+ * futex and thread-creation points.
+ *
  * Usage: ptrace_stop [ITERATIONS]   (default 20000)
  * Output, one "key value" per line (values in microseconds):
- *   syscall_us, same_cpu_stop_us, other_cpu_stop_us ("n/a" with one CPU)
+ *   syscall_us, same_cpu_stop_us, other_cpu_stop_us ("n/a" with one CPU),
+ *   same_cpu_int3_stop_us
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -30,7 +38,11 @@
 struct child_result {
 	double plain_us;	/* per getppid, no filter */
 	double traced_us;	/* per getppid, each one a ptrace stop */
+	double int3_us;		/* per int3, each one a ptrace stop (int3 mode) */
 };
+
+/* What the tracee stops at: its filter's getppid, or int3. */
+enum stop_kind { STOP_SECCOMP, STOP_INT3 };
 
 static double now_us(void)
 {
@@ -74,10 +86,21 @@ static int install_filter(void)
 	return rc;
 }
 
-/* The tracee.  Never returns. */
-static void run_child(int cpu, long n, int report_fd, int go_fd)
+static double time_int3(long n)
 {
-	struct child_result res;
+	double start = now_us();
+	long i;
+
+	for (i = 0; i < n; i++)
+		__asm__ volatile("int3");
+	return (now_us() - start) / n;
+}
+
+/* The tracee.  Never returns. */
+static void run_child(enum stop_kind kind, int cpu, long n, int report_fd,
+		      int go_fd)
+{
+	struct child_result res = { 0 };
 	char c = 'r';
 
 	if (pin_to(cpu) != 0) {
@@ -85,6 +108,14 @@ static void run_child(int cpu, long n, int report_fd, int go_fd)
 		_exit(1);
 	}
 	res.plain_us = time_getppid(n);
+	if (kind == STOP_INT3) {
+		if (write(report_fd, &c, 1) != 1 || read(go_fd, &c, 1) != 1)
+			_exit(1);
+		res.int3_us = time_int3(n);
+		if (write(report_fd, &res, sizeof(res)) != (ssize_t)sizeof(res))
+			_exit(1);
+		_exit(0);
+	}
 	if (install_filter() != 0) {
 		fprintf(stderr, "ptrace_stop: cannot install the seccomp filter\n");
 		_exit(1);
@@ -98,8 +129,9 @@ static void run_child(int cpu, long n, int report_fd, int go_fd)
 	_exit(0);
 }
 
-/* Resume the child at each stop until it exits; return the seccomp stops. */
-static long trace_child(pid_t pid)
+/* Resume the child at each stop until it exits; return the stops of
+ * the kind measured (an int3's SIGTRAP is not delivered). */
+static long trace_child(enum stop_kind kind, pid_t pid)
 {
 	long stops = 0;
 	int status, sig;
@@ -112,6 +144,8 @@ static long trace_child(pid_t pid)
 		sig = 0;
 		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8)))
 			stops++;
+		else if (kind == STOP_INT3 && status >> 8 == SIGTRAP)
+			stops++;
 		else if (status >> 16 == 0)
 			sig = WSTOPSIG(status);	/* a real signal: deliver it */
 		ptrace(PTRACE_CONT, pid, 0L, (long)sig);
@@ -121,7 +155,8 @@ static long trace_child(pid_t pid)
 }
 
 /* One measurement; returns 0 and fills *res, or -1 after a message. */
-static int measure(int tracer_cpu, int tracee_cpu, long n, struct child_result *res)
+static int measure(enum stop_kind kind, int tracer_cpu, int tracee_cpu, long n,
+		   struct child_result *res)
 {
 	int report[2], go[2];
 	long stops;
@@ -142,7 +177,7 @@ static int measure(int tracer_cpu, int tracee_cpu, long n, struct child_result *
 		return -1;
 	}
 	if (pid == 0)
-		run_child(tracee_cpu, n, report[1], go[0]);
+		run_child(kind, tracee_cpu, n, report[1], go[0]);
 	close(report[1]);
 	close(go[0]);
 	if (read(report[0], &c, 1) != 1) {
@@ -159,7 +194,7 @@ static int measure(int tracer_cpu, int tracee_cpu, long n, struct child_result *
 	}
 	if (write(go[1], "g", 1) != 1)
 		perror("ptrace_stop: write");
-	stops = trace_child(pid);
+	stops = trace_child(kind, pid);
 	if (read(report[0], res, sizeof(*res)) != (ssize_t)sizeof(*res)) {
 		fprintf(stderr, "ptrace_stop: no result from the child\n");
 		stops = -1;
@@ -210,12 +245,16 @@ int main(int argc, char **argv)
 		}
 	}
 	usable_cpus(&cpu0, &cpu1);
-	if (measure(cpu0, cpu0, n, &same) != 0)
+	struct child_result int3;
+
+	if (measure(STOP_SECCOMP, cpu0, cpu0, n, &same) != 0 ||
+	    measure(STOP_INT3, cpu0, cpu0, n, &int3) != 0)
 		return 1;
 	printf("iterations %ld\n", n);
 	printf("syscall_us %.3f\n", same.plain_us);
 	printf("same_cpu_stop_us %.2f\n", same.traced_us - same.plain_us);
-	if (cpu1 >= 0 && measure(cpu0, cpu1, n, &other) == 0)
+	printf("same_cpu_int3_stop_us %.2f\n", int3.int3_us);
+	if (cpu1 >= 0 && measure(STOP_SECCOMP, cpu0, cpu1, n, &other) == 0)
 		printf("other_cpu_stop_us %.2f\n", other.traced_us - other.plain_us);
 	else
 		printf("other_cpu_stop_us n/a\n");
