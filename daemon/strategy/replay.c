@@ -263,6 +263,25 @@ static bool ended_stuck(const struct sc_trace *t)
 				 t->verdict == SC_VERDICT_HANG);
 }
 
+/* A read or write on a file descriptor comes back through a
+ * syscall-exit stop, which is an event (SYSCALL_RETURN) when the others
+ * ran meanwhile.  One whose thread's next recorded event is another
+ * came back within its own step, and its thread ran on to that event;
+ * the others' events recorded in between came after, because they were
+ * picked.  A shell's $(dirname ...): dirname's write to the pipe, then
+ * the shell's read of it, then dirname's exit.  Releasing the write as a
+ * blocking call made its return an event the recording does not have:
+ * dirname was held there, before it closed the pipe, and the shell's
+ * next read waited for that end of file for good. */
+static bool came_back_within_step(const struct replay_ctx *c,
+				  const struct sc_event *ev, size_t next)
+{
+	return ev->kind == SC_EV_SYSCALL_BLOCKING &&
+	       (ev->access == SC_ACC_READ || ev->access == SC_ACC_WRITE) &&
+	       next != NO_EVENT &&
+	       c->t->events[next].kind != SC_EV_SYSCALL_RETURN;
+}
+
 /* A released syscall: did it come back as its own event in the recording
  * (the others ran meanwhile), or was it a plain step?  Follow the trace,
  * not this run's timing.  In a run that ended stuck, a thread with no
@@ -286,7 +305,8 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 	if (ev->step < c->base)
 		return SC_RELEASE_AUTO;
 	size_t after = (size_t)(ev->step - c->base) + 1;
-	if (after < c->t->nevents && c->t->events[after].thread != ev->thread)
+	if (after < c->t->nevents && c->t->events[after].thread != ev->thread &&
+	    !came_back_within_step(c, ev, i))
 		return SC_RELEASE_NOW;  /* others ran while it was away */
 	if (i == NO_EVENT)
 		return ended_stuck(c->t) ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;

@@ -224,10 +224,59 @@ static void test_timing(void)
 	sc_replay_destroy(&p);
 }
 
+/* A shell's $(dirname ...): T1 (dirname) writes to the pipe, T0 (the
+ * shell) comes back from its read and reads again, then T1 exits.  T1's
+ * write came back within its step (no return event of its own): it is
+ * awaited, not released as blocking, or the replay held T1 at an
+ * unrecorded return before it closed the pipe and the shell's second
+ * read never ended.  T0's first read, whose return is recorded, and a
+ * thread whose next event is none other than a return, are released. */
+static void test_release(void)
+{
+	static struct sc_trace_event pipe_run[] = {
+		{ .step = 0, .thread = 0, .kind = SC_EV_SYSCALL_BLOCKING,
+		  .access = SC_ACC_READ, .object = 3 },
+		{ .step = 1, .thread = 1, .kind = SC_EV_SYSCALL_BLOCKING,
+		  .access = SC_ACC_WRITE, .object = 1 },
+		{ .step = 2, .thread = 0, .kind = SC_EV_SYSCALL_RETURN },
+		{ .step = 3, .thread = 0, .kind = SC_EV_SYSCALL_BLOCKING,
+		  .access = SC_ACC_READ, .object = 3 },
+		{ .step = 4, .thread = 0, .kind = SC_EV_SYSCALL_BLOCKING },
+		{ .step = 5, .thread = 1, .kind = SC_EV_PROCESS_EXIT },
+		{ .step = 6, .thread = 0, .kind = SC_EV_SYSCALL_RETURN },
+	};
+	struct sc_trace t;
+	struct sc_policy p;
+	struct sc_event ev[7];
+	char err[256];
+
+	for (size_t i = 0; i < 7; i++)
+		ev[i] = (struct sc_event){
+			.step = pipe_run[i].step, .thread = pipe_run[i].thread,
+			.kind = pipe_run[i].kind, .access = pipe_run[i].access,
+			.object = pipe_run[i].object,
+		};
+	memset(&t, 0, sizeof(t));
+	t.events = pipe_run;
+	t.nevents = 7;
+	t.has_footer = true;
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	is_int(p.release(p.ctx, &ev[0]), SC_RELEASE_NOW,
+	       "a read whose return is a recorded event: released");
+	is_int(p.release(p.ctx, &ev[1]), SC_RELEASE_AWAIT,
+	       "a write that came back within its step, the others' events "
+	       "after it: awaited");
+	is_int(p.release(p.ctx, &ev[4]), SC_RELEASE_NOW,
+	       "a non-fd syscall with others' events after it: released");
+	sc_replay_destroy(&p);
+}
+
 int main(void)
 {
 	test_follow();
 	test_divergences();
 	test_timing();
+	test_release();
 	return done_testing();
 }
