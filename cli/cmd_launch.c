@@ -10,10 +10,12 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -361,6 +363,28 @@ static uint64_t fresh_seed(void)
 	return s;
 }
 
+/* How long the daemon may read a pipe given as the program's input
+ * before we say why nothing happens: it reads it to its end first. */
+#define STDIN_NOTICE_MS 2000
+
+/* Wait for the daemon's first reply; when infd is a pipe or a socket
+ * still open after STDIN_NOTICE_MS (`sleep 60 | schedctl launch ...`),
+ * say that its end is awaited, once. */
+static void await_first_reply(int fd, int infd)
+{
+	struct stat st;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (infd < 0 || fstat(infd, &st) < 0 ||
+	    !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return;
+	if (poll(&p, 1, STDIN_NOTICE_MS) == 0)
+		cli_error("waiting for the end of standard input: the "
+			  "program's input is read whole before the first run "
+			  "(give --stdin FILE, or </dev/null when it reads "
+			  "none)");
+}
+
 /* Read replies until the summary; returns the exit status.  --detach:
  * until the session id, which is printed. */
 static int stream_replies(int fd, struct launch_report *rep, bool detach)
@@ -495,7 +519,7 @@ int cmd_launch(int argc, char **argv)
 			return cli_usage_error("SCHEDCTL_JOBS: must be from 1 to 256");
 		o.req.has_jobs = 1;
 	}
-	if (optind >= argc)
+	if (optind >= argc || argv[optind][0] == '\0')
 		return cli_usage_error("launch: no program given (schedctl launch "
 				       "[OPTIONS] -- PROGRAM [ARGS...])");
 	if (sc_check_program_info(argv[optind], getenv("PATH"), resolved,
@@ -577,9 +601,13 @@ int cmd_launch(int argc, char **argv)
 	}
 	if (!o.req.detach)
 		cli_stop_on_interrupt(fd);
-	code = cli_send(fd, &req, infd >= 0 ? &infd : NULL,
-			infd >= 0 ? 1 : 0) < 0 ? EXIT_FAIL
-	       : stream_replies(fd, &rep, o.req.detach);
+	if (cli_send(fd, &req, infd >= 0 ? &infd : NULL,
+		     infd >= 0 ? 1 : 0) < 0) {
+		code = EXIT_FAIL;
+	} else {
+		await_first_reply(fd, infd);
+		code = stream_replies(fd, &rep, o.req.detach);
+	}
 	close(fd);
 	report_launch_free(&rep);
 	close_input(infd);

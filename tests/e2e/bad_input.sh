@@ -51,6 +51,7 @@ head -c 4096 /dev/urandom >"$garbage"
 expect 3 "launch a missing program" -- launch -n 1 -- "$missing"
 expect 3 "launch a file that is not executable" -- launch -n 1 -- "$not_exec"
 expect 3 "launch an executable that is not ELF" -- launch -n 1 -- "$not_elf"
+expect 2 "launch an empty program name" -- launch -n 1 -- ""
 expect 2 "launch with an unknown option" -- launch --no-such-option -n 1 -- "$(sc_target abba_deadlock)"
 expect 2 "launch -j 0" -- launch -j 0 -n 1 -- "$(sc_target abba_deadlock)"
 # An unknown short option after another option's argument is named, not

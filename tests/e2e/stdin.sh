@@ -94,5 +94,18 @@ sc launch -n 1 --stdin "$SC_TMP/no-such-file" -- sort >"$SC_TMP/out" \
 tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
 	"--stdin with a missing file: exit 3 and one line"
 
+# A pipe whose writer keeps it open: the input is read whole first, and
+# after two seconds the launch says that it waits for its end.
+rc=0
+{ sleep 4; echo late; } | sc launch --json -n 1 --seed 1 -- sort \
+	>"$SC_TMP/late.json" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(grep -c 'waiting for the end of standard input' "$SC_TMP/err")" \
+	"0 1" "an open pipe as input: one line says its end is awaited"
+rc=0
+echo quick | sc launch --json -n 1 --seed 1 -- sort >"$SC_TMP/quick.json" \
+	2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(grep -c 'waiting for the end' "$SC_TMP/err")" "0 0" \
+	"a pipe that ends at once: no such line"
+
 sc_check_no_leftovers
 tap_done
