@@ -588,6 +588,7 @@ int cmd_launch(int argc, char **argv)
 
 	rep.program = argv[optind];
 	rep.strategy = o.req.strategy ? o.req.strategy : SC_DEFAULT_STRATEGY;
+	rep.granularity = o.req.granularity;
 	rep.seed = o.req.seed;
 	rep.json = o.json;
 	rep.progress = !o.json && isatty(STDERR_FILENO);

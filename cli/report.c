@@ -259,6 +259,14 @@ void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s)
 	if (s->search)
 		report_search_text(s->strategy, s->search, s->failing_runs,
 				   s->first_bug_run, s->runs >= rep->planned);
+	/* "Exhausted, no bug" covers the points that were scheduled: at
+	 * sync granularity (the systematic search's default), plain
+	 * memory accesses were never interleaved. */
+	if (s->search && s->search->exhausted && s->failing_runs == 0 &&
+	    (!rep->granularity || strcmp(rep->granularity, "sync") == 0))
+		printf("  only synchronisation was interleaved (--granularity "
+		       "sync): data races on plain memory were not explored; "
+		       "--granularity mem explores them too\n");
 	fflush(stdout);
 }
 

@@ -15,6 +15,7 @@
 struct launch_report {
 	const char *program;        /* as the user typed it */
 	const char *strategy;
+	const char *granularity;    /* --granularity, NULL: the default */
 	uint64_t seed;
 	bool json;
 	bool progress;              /* live "i/N runs, bugs, rate" on stderr */

@@ -113,6 +113,8 @@ sc launch -s chess --slice-us "$SLICE_US" -- "$count" \
 tap_check "without -n, the human report says the bounded space is exhausted" \
 	grep -Eq '^chess: exhausted: all [0-9]+ schedules with <= 2 preemptions( \(.*\))?, no bug' \
 	"$SC_TMP/human.out"
+tap_check "and that only synchronisation was interleaved (sync granularity)" \
+	grep -q 'only synchronisation was interleaved' "$SC_TMP/human.out"
 
 # Seeded bugs: none with 0 preemptions, found with 1 at the same run.
 # The preempted thread is about to take one of the locks, or to wait on
