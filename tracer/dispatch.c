@@ -126,9 +126,12 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 	e->fault_pc = t->regs.rip;
 	e->fault_addr = 0;
 	e->fault_no_addr = false;
+	e->fault_sent = false;
 	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0 &&
 	    (sig == SIGSEGV || sig == SIGBUS)) {
-		e->fault_addr = (uint64_t)(uintptr_t)si.si_addr;
+		e->fault_sent = si.si_code <= 0;
+		e->fault_sender = e->fault_sent ? si.si_pid : 0;
+		e->fault_addr = e->fault_sent ? 0 : (uint64_t)(uintptr_t)si.si_addr;
 		e->fault_no_addr = si.si_code == SI_KERNEL;
 	}
 	/* The name of the pc and the stack: one reading of the maps. */

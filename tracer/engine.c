@@ -289,7 +289,13 @@ void sc_verdict_from_status(struct sc_engine *e)
 		r->fault_pc = e->fault_pc;
 		snprintf(r->location, sizeof(r->location), "%s", e->fault_where);
 		snprintf(r->stacks, sizeof(r->stacks), "%s", e->fault_stack);
-		if (e->fault_no_addr)
+		if (e->fault_sent)
+			snprintf(r->message, sizeof(r->message),
+				 "SIG%s (%s) in T%u at %s, sent by process %d "
+				 "(kill), not a memory fault", sigabbrev_np(sig),
+				 strsignal(sig), e->fault_thread, e->fault_where,
+				 (int)e->fault_sender);
+		else if (e->fault_no_addr)
 			snprintf(r->message, sizeof(r->message),
 				 "SIG%s (%s) in T%u at %s, a general-protection "
 				 "fault (a non-canonical pointer, such as freed "

@@ -331,6 +331,10 @@ struct sc_engine {
 	/* SIGSEGV with si_code SI_KERNEL: a general-protection fault (a
 	 * non-canonical pointer), for which the kernel gives no address. */
 	bool fault_no_addr;
+	/* SIGSEGV or SIGBUS sent by a process (kill, tgkill: si_code <= 0),
+	 * not raised by a fault: si_addr holds the sender's pid then. */
+	bool fault_sent;
+	pid_t fault_sender;
 	char fault_where[1024];
 	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
 	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */

@@ -199,6 +199,19 @@ else
 	tap_skip "a non-canonical pointer" "gcc failed"
 fi
 
+# A SIGSEGV sent with kill is no memory fault: its siginfo holds the
+# sender's pid where a fault's holds the address ("fault address
+# 0x5630" was the pid).
+rc=0
+sc launch --json -n 1 -- sh -c 'kill -SEGV $$' >"$SC_TMP/killed.json" \
+	2>/dev/null || rc=$?
+msg=$(json_get "$SC_TMP/killed.json" 'd["bugs"][0]["message"]')
+case $rc/$msg in
+1/SIGSEGV*"sent by process "*"(kill), not a memory fault")
+	tap_ok "a SIGSEGV sent by kill: the report names the sender, no fault address" ;;
+*)	tap_not_ok "a SIGSEGV sent by kill: the report names the sender, no fault address (exit $rc: $msg)" ;;
+esac
+
 # A hang: the spinning thread's stack, at the line of its loop.
 bin=$(sc_target spin_forever)
 rc=0
