@@ -215,6 +215,19 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			      : t->timeout_ms ? t->timeout_ms
 			      : DEFAULT_TIMEOUT_MS;
 
+	/* A replay runs up to about twice as long as its recording (it
+	 * finds the recorded preemptions again): a run recorded near its
+	 * budget, 15.5 s of 20, could not be replayed without --timeout.
+	 * Unless given, the budget is at least four times the recorded
+	 * run's time and 5 s more.  A recorded hang still ends at its
+	 * recorded step. */
+	if (!req->has_timeout_ms && t->wall_us) {
+		uint64_t need_ms = t->wall_us / 1000u * 4u + 5000u;
+		if (need_ms > timeout_ms)
+			timeout_ms = need_ms > UINT32_MAX ? UINT32_MAX
+							  : (uint32_t)need_ms;
+	}
+
 	/* The same bytes as the recorded run, from the start. */
 	int infd = input ? sc_stdin_open(input, t->stdin_size, err, errlen)
 		   : -1;
