@@ -281,10 +281,12 @@ static int copy_setup(const struct sc_fork_server *s, pid_t child)
 	return 0;
 }
 
-/* Write len bytes at addr of pid, a word at a time (PTRACE_POKEDATA:
- * the text is read-only to process_vm_writev); the server only. */
-static int poke_bytes(pid_t pid, uint64_t addr, const uint8_t *bytes,
-		      size_t len)
+/* Copy len bytes between bytes and pid's memory at addr, a word at a
+ * time (PTRACE_PEEKDATA and POKEDATA: the text is read-only to
+ * process_vm_writev); the server only.  into_pid: write them there,
+ * keeping the rest of the last word. */
+static int copy_words(pid_t pid, uint64_t addr, uint8_t *bytes, size_t len,
+		      bool into_pid)
 {
 	for (size_t done = 0; done < len; done += 8) {
 		uint64_t w;
@@ -294,24 +296,13 @@ static int poke_bytes(pid_t pid, uint64_t addr, const uint8_t *bytes,
 		w = (uint64_t)ptrace(PTRACE_PEEKDATA, pid, (void *)(addr + done), 0);
 		if (errno)
 			return -1;
+		if (!into_pid) {
+			memcpy(bytes + done, &w, n);
+			continue;
+		}
 		memcpy(&w, bytes + done, n);
 		if (ptrace(PTRACE_POKEDATA, pid, (void *)(addr + done), (void *)w) < 0)
 			return -1;
-	}
-	return 0;
-}
-
-static int peek_bytes(pid_t pid, uint64_t addr, uint8_t *bytes, size_t len)
-{
-	for (size_t done = 0; done < len; done += 8) {
-		uint64_t w;
-		size_t n = len - done < 8 ? len - done : 8;
-
-		errno = 0;
-		w = (uint64_t)ptrace(PTRACE_PEEKDATA, pid, (void *)(addr + done), 0);
-		if (errno)
-			return -1;
-		memcpy(bytes + done, &w, n);
 	}
 	return 0;
 }
@@ -368,8 +359,8 @@ static int patch_entry(struct sc_fork_server *s)
 			fits = true;
 	if (!fits || s->robust_len > UINT32_MAX)
 		len = INJECT_LEN;
-	if (peek_bytes(s->parked.pid, entry, s->entry_bytes, len) < 0 ||
-	    poke_bytes(s->parked.pid, entry, code, len) < 0)
+	if (copy_words(s->parked.pid, entry, s->entry_bytes, len, false) < 0 ||
+	    copy_words(s->parked.pid, entry, code, len, true) < 0)
 		return -1;
 	s->patch_len = len;
 	if (len > INJECT_LEN) {
