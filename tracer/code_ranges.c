@@ -72,6 +72,15 @@ int sc_code_refresh(struct sc_process *p)
 	return 0;
 }
 
+struct sc_code_range *sc_code_dup(const struct sc_code_range *r, size_t n)
+{
+	struct sc_code_range *copy = n ? malloc(n * sizeof(*r)) : NULL;
+
+	if (copy)
+		memcpy(copy, r, n * sizeof(*r));
+	return copy;
+}
+
 /* The mapping of pc, reading the maps again when it is in none. */
 static const struct sc_code_range *lookup(struct sc_process *p, uint64_t pc,
 					  bool *unknown)

@@ -477,15 +477,13 @@ static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res
 	/* A copy of the fork server needs no program file: it is checked
 	 * (4 system calls) only when the run is exec'd. */
 	bool forking = cfg->fork_server && !park && cfg->policy;
-	if (!cfg->argv || !cfg->argv[0] ||
-	    (!forking && program_path(cfg, path, sizeof(path), res) < 0)) {
-		if (!cfg->argv || !cfg->argv[0]) {
-			res->verdict = SC_VERDICT_ERROR;
-			snprintf(res->message, sizeof(res->message),
-				 "no program given");
-		}
+	if (!cfg->argv || !cfg->argv[0]) {
+		res->verdict = SC_VERDICT_ERROR;
+		snprintf(res->message, sizeof(res->message), "no program given");
 		return -1;
 	}
+	if (!forking && program_path(cfg, path, sizeof(path), res) < 0)
+		return -1;
 	if (!cfg->policy)
 		return sc_run_native(cfg, path, res);
 
@@ -503,10 +501,9 @@ static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res
 	int rc = 1;
 	if (forking)
 		rc = start_forked(&e);
-	if (rc > 0 && forking && program_path(cfg, path, sizeof(path), res) < 0)
-		rc = -1;
-	else if (rc > 0)
-		rc = start_exec(&e, path);
+	if (rc > 0)     /* exec'd: a copy's fallback checks the file now */
+		rc = forking && program_path(cfg, path, sizeof(path), res) < 0
+		     ? -1 : start_exec(&e, path);
 	if (rc < 0)
 		goto out;
 

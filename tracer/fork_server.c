@@ -665,14 +665,9 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 		e->parked.mods = NULL;
 		e->parked.nmods = 0;
 	}
-	if (sc_code_refresh(p) == 0 && p->ncode) {
-		e->parked.code = malloc(p->ncode * sizeof(*p->code));
-		if (e->parked.code) {
-			memcpy(e->parked.code, p->code,
-			       p->ncode * sizeof(*p->code));
-			e->parked.ncode = p->ncode;
-		}
-	}
+	if (sc_code_refresh(p) == 0 &&
+	    (e->parked.code = sc_code_dup(p->code, p->ncode)))
+		e->parked.ncode = p->ncode;
 	e->parked.pid = p->pid;
 	e->res->verdict = SC_VERDICT_UNKNOWN;
 }
@@ -691,13 +686,8 @@ int sc_fork_server_adopt(struct sc_engine *e, struct sc_process *p)
 		memcpy(p->bps, a->bps, a->nbps * sizeof(*p->bps));
 		p->nbps = a->nbps;
 	}
-	if (a->ncode && !p->code) {
-		p->code = malloc(a->ncode * sizeof(*p->code));
-		if (p->code) {
-			memcpy(p->code, a->code, a->ncode * sizeof(*p->code));
-			p->ncode = a->ncode;
-		}
-	}
+	if (!p->code && (p->code = sc_code_dup(a->code, a->ncode)))
+		p->ncode = a->ncode;
 	p->libc_ready = a->libc_ready;
 	e->tsc_reads = a->tsc_reads;    /* as an exec'd run has at its entry */
 	if (e->cfg->trace && a->mods)

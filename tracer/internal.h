@@ -145,6 +145,8 @@ void sc_code_forget(struct sc_process *p);
 /* Read them again from the maps (held ones if held); -1 when they
  * cannot be read. */
 int sc_code_refresh(struct sc_process *p);
+/* A malloc'ed copy of n ranges; NULL when n is 0 or out of memory. */
+struct sc_code_range *sc_code_dup(const struct sc_code_range *r, size_t n);
 
 struct sc_thread {
 	pid_t tid;

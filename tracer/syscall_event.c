@@ -27,10 +27,12 @@
 static bool thread_tid_word(const struct sc_engine *e,
 			    const struct sc_thread *t, uint64_t addr)
 {
+	if (!addr)
+		return false;
 	for (size_t i = 0; i < e->nthreads; i++) {
 		const struct sc_thread *o = e->threads[i];
 		if (o->proc == t->proc && o->clear_child_tid == addr)
-			return addr != 0;
+			return true;
 	}
 	return false;
 }
