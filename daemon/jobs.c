@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "framing.h"
@@ -23,6 +24,12 @@
 #define POLL_MS 200
 /* How soon an idle session writes out its batched runs (jobs.h). */
 #define IDLE_MS 10
+/* How long a job may take to end its run after SIGTERM before it is
+ * killed: an interrupted run ends in well under a second, even on a busy
+ * machine.  A job that does not (stopped, or stuck in a wait that misses
+ * its cancel flag) must not keep its session "running" for ever: SIGKILL
+ * ends it, and its programs with it (their PR_SET_PDEATHSIG). */
+#define TERM_GRACE_MS 10000
 
 /* Shared with the jobs (MAP_SHARED): no job starts a run above it.  The
  * lowest failing run so far without --keep-going, 0 when stopping. */
@@ -69,6 +76,8 @@ struct session {
 	size_t next;                /* first position not yet delivered */
 	bool stopping;              /* no more deliveries */
 	bool killed;                /* SIGTERM sent to the jobs */
+	uint64_t killed_ms;         /* when (monotonic) */
+	bool forced;                /* SIGKILL sent to the jobs left */
 	char *err;
 	size_t errlen;
 	bool failed;
@@ -91,15 +100,40 @@ static long position_of(const struct sc_jobs *J, uint32_t run)
 	return -1;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
 static void stop_jobs(struct session *S)
 {
 	__atomic_store_n(run_limit, 0, __ATOMIC_RELEASE);
 	if (S->killed)
 		return;
 	S->killed = true;
+	S->killed_ms = now_ms();
 	for (uint32_t j = 0; j < S->J->njobs; j++)
 		if (S->jobs[j].pid > 0 && S->jobs[j].fd >= 0)
 			kill(S->jobs[j].pid, SIGTERM);
+}
+
+/* The jobs still running TERM_GRACE_MS after their SIGTERM get SIGKILL,
+ * once; the log says which. */
+static void force_jobs(struct session *S)
+{
+	if (!S->killed || S->forced || now_ms() - S->killed_ms < TERM_GRACE_MS)
+		return;
+	S->forced = true;
+	for (uint32_t j = 0; j < S->J->njobs; j++)
+		if (S->jobs[j].pid > 0 && S->jobs[j].fd >= 0) {
+			sc_log("job %u (pid %d) still running %d s after "
+			       "SIGTERM: killed", j + 1, (int)S->jobs[j].pid,
+			       TERM_GRACE_MS / 1000);
+			kill(S->jobs[j].pid, SIGKILL);
+		}
 }
 
 static void fail(struct session *S, const char *msg)
@@ -273,6 +307,7 @@ int sc_jobs_run(const struct sc_jobs *J, char *err, size_t errlen)
 			S.stopping = true;
 			stop_jobs(&S);
 		}
+		force_jobs(&S);
 		for (uint32_t j = 0; j < J->njobs && n < 256; j++)
 			if (S.jobs[j].fd >= 0) {
 				pfd[n].fd = S.jobs[j].fd;

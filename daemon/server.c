@@ -223,11 +223,13 @@ static void reap(const struct sc_daemon *d)
 		for (size_t i = 0; i < nworkers; i++)
 			if (workers[i] == pid) {
 				workers[i] = workers[--nworkers];
-				if (WIFSIGNALED(status)) {
+				if (WIFSIGNALED(status))
 					sc_log("worker %d killed by signal %d",
 					       (int)pid, WTERMSIG(status));
-					mark_interrupted(d, (int)pid);
-				}
+				/* Also after a normal exit: a worker whose
+				 * last write to the store failed must not
+				 * leave its session "running" for ever. */
+				mark_interrupted(d, (int)pid);
 				break;
 			}
 }

@@ -235,5 +235,45 @@ for i in $(seq 100); do
 done
 check_ended "CLI killed with -9 (fault_forever, sync)"
 
+# A job that cannot act on its SIGTERM (here: stopped) must not keep its
+# session running: it is killed 10 s after the SIGTERM, and its programs
+# die with it.
+# job_of PID: the job process above a target, the first schedctld up
+# its chain of parents.
+job_of() {
+	local p=$1
+	while [ -n "$p" ] && [ "$p" -gt 1 ] &&
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" != schedctld ]; do
+		p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+	done
+	echo "$p"
+}
+start_stuck spin_forever sync
+target_pid=
+for pid in $(sc_leftover_pids "$SC_BIN/spin_forever"); do
+	# Not the CLI, whose command line names the target too.
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = spin_forever ] &&
+		target_pid=$pid && break
+done
+job_pid=$(job_of "$target_pid")
+tap_diag "stopping job $job_pid (target $target_pid)"
+kill -STOP "$job_pid"
+sc stop "$session" >/dev/null 2>"$SC_TMP/stop.err"
+# Up to 30 s (the grace is 10 s); then the job may go on, so that a
+# failing check does not leave the CLI waiting for ever.
+for i in $(seq 150); do
+	sc status "$session" --json >"$SC_TMP/st.json" 2>&1
+	state=$(json_get "$SC_TMP/st.json" 'd["state"]')
+	[ "$state" != running ] && break
+	sleep 0.2
+done
+kill -CONT "$job_pid" 2>/dev/null
+tap_check "a stopped job: the session ends within 30 s of schedctl stop (state '$state')" \
+	test -n "$state" -a "$state" != running
+check_ended "schedctl stop with a job stopped (spin_forever, sync)"
+tap_check "the daemon log says the stopped job was killed" \
+	grep -q "job [0-9]* (pid $job_pid) still running 10 s after SIGTERM: killed" \
+	"$SC_STATE/schedctld.log"
+
 sc_check_no_leftovers
 tap_done
