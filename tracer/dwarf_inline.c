@@ -27,12 +27,23 @@
 
 bool sc_system_source(const char *path)
 {
+	/* C and C++ headers, and Rust's standard library: rustup's builds
+	 * name its sources /rustc/COMMIT/library/..., Debian's
+	 * /usr/src/rustc-VERSION/library/... */
 	static const char *const dirs[] = {
 		"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/",
-		"/usr/lib/llvm", "/usr/src/",
+		"/usr/lib/llvm", "/usr/src/", "/rustc/",
+	};
+	/* Anywhere in the path: a home directory's toolchains and crates
+	 * (rust-src installed by rustup, cargo's registry of crates). */
+	static const char *const parts[] = {
+		"/.rustup/toolchains/", "/.cargo/registry/src/",
 	};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (strstr(path, parts[i]))
 			return true;
 	return false;
 }
