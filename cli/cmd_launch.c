@@ -68,7 +68,8 @@ static const char launch_usage[] =
 "      --follow-forks      schedule the threads of forked child processes\n"
 "                          too (default: children run uncontrolled;\n"
 "                          implied when PROGRAM is a #! script, which is\n"
-"                          run by its interpreter)\n"
+"                          run by its interpreter; a text file without\n"
+"                          #! runs with /bin/sh, as execvp(3) does)\n"
 "      --stdin FILE        the program's standard input (default: ours,\n"
 "                          unless a terminal: then /dev/null); read once\n"
 "                          into the session (at most 256 MiB), and every\n"
@@ -138,6 +139,8 @@ static const struct option launch_opts[] = {
 };
 
 #define MAX_INSTRUMENT 64
+/* What runs a script without #! (execvp(3)'s _PATH_BSHELL). */
+#define SHELL_FOR_SCRIPTS "/bin/sh"
 
 struct launch_opts {
 	Scctl__LaunchRequest req;
@@ -470,7 +473,7 @@ int cmd_launch(int argc, char **argv)
 	Scctl__Request req = SCCTL__REQUEST__INIT;
 	struct launch_report rep = { 0 };
 	char resolved[PATH_MAX], why[PATH_MAX + 256], cwd[PATH_MAX];
-	char **args;
+	char **args, **shell_argv = NULL, script[PATH_MAX];
 	const struct sc_strategy *s;
 	struct sc_program_info info;
 	int c, fd, code, infd;
@@ -522,20 +525,42 @@ int cmd_launch(int argc, char **argv)
 	if (optind >= argc || argv[optind][0] == '\0')
 		return cli_usage_error("launch: no program given (schedctl launch "
 				       "[OPTIONS] -- PROGRAM [ARGS...])");
-	if (sc_check_program_info(argv[optind], getenv("PATH"), resolved,
+	/* What runs: the program and its arguments; for a script without
+	 * #!, /bin/sh with the script and its arguments, as execvp(3) and
+	 * the shells run it (the trace records that command). */
+	char **prog = argv + optind;
+	size_t nprog = (size_t)(argc - optind);
+	bool shebangless = sc_shell_script_without_shebang(
+		argv[optind], getenv("PATH"), script, sizeof(script)) == 1;
+	if (shebangless) {
+		shell_argv = calloc(nprog + 2, sizeof(*shell_argv));
+		if (!shell_argv) {
+			cli_error("out of memory");
+			return EXIT_FAIL;
+		}
+		shell_argv[0] = (char *)SHELL_FOR_SCRIPTS;
+		shell_argv[1] = script;
+		memcpy(shell_argv + 2, prog + 1, (nprog - 1) * sizeof(*prog));
+		prog = shell_argv;
+		nprog++;
+	}
+	if (sc_check_program_info(prog[0], getenv("PATH"), resolved,
 				  sizeof(resolved), &info, why,
 				  sizeof(why)) < 0) {
 		cli_error("%s", why);
+		free(shell_argv);
 		return EXIT_FAIL;
 	}
-	leak_check_off(argv[optind], info.script ? info.elf : resolved);
+	leak_check_off(prog[0], info.script ? info.elf : resolved);
 	/* The kernel runs a script by its interpreter, which starts the
 	 * real work in child processes (or execs it): follow them, or
 	 * nothing of interest would be scheduled. */
-	if (info.script && !o.req.follow_forks) {
-		cli_error("%s is a script run by %s; following its child "
+	if ((info.script || shebangless) && !o.req.follow_forks) {
+		cli_error("%s is a script run by %s%s; following its child "
 			  "processes (--follow-forks)", argv[optind],
-			  info.interpreter);
+			  shebangless ? SHELL_FOR_SCRIPTS : info.interpreter,
+			  shebangless ? " (it has no #! line: as the shells "
+					"and execvp(3) run it)" : "");
 		o.req.has_follow_forks = o.req.follow_forks = 1;
 	}
 	/* A script and the programs it starts share files in their working
@@ -553,25 +578,30 @@ int cmd_launch(int argc, char **argv)
 	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		cli_error("getcwd: %s", strerror(errno));
+		free(shell_argv);
 		return EXIT_FAIL;
 	}
 	code = cli_launch_stdin(o.stdin_file, &infd);
-	if (code)
+	if (code) {
+		free(shell_argv);
 		return code;
+	}
 	if (infd >= 0)
 		o.req.has_stdin_fd = o.req.stdin_fd = 1;
 	/* argv[0] becomes the resolved path: the daemon does not search
 	 * our PATH, and replay needs the same file. */
-	args = calloc((size_t)(argc - optind) + 1, sizeof(*args));
+	args = calloc(nprog + 1, sizeof(*args));
 	if (!args) {
 		cli_error("out of memory");
 		close_input(infd);
+		free(shell_argv);
 		return EXIT_FAIL;
 	}
-	memcpy(args, argv + optind, (size_t)(argc - optind) * sizeof(*args));
+	memcpy(args, prog, nprog * sizeof(*args));
 	args[0] = resolved;
+	free(shell_argv);
 	o.req.argv = args;
-	o.req.n_argv = (size_t)(argc - optind);
+	o.req.n_argv = nprog;
 	o.req.cwd = cwd;
 	o.req.env = cli_environment(&o.req.n_env);
 	if (!o.req.env) {

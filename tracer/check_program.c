@@ -2,6 +2,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,55 @@ static int check_file(const char *path, const char *path_env,
 		return -1;
 	}
 	return 0;
+}
+
+int sc_shell_script_without_shebang(const char *program,
+				    const char *path_env, char *path,
+				    size_t len)
+{
+	char head[512];
+	struct stat st;
+	int fd;
+	ssize_t n;
+
+	if (!program || !*program)
+		return 0;
+	if (strchr(program, '/')) {
+		snprintf(path, len, "%s", program);
+	} else {
+		/* execvp's search: the first PATH entry that has it. */
+		const char *dirs = path_env && *path_env ? path_env
+				   : "/usr/local/bin:/usr/bin:/bin";
+		bool found = false;
+
+		while (!found && *dirs) {
+			size_t dl = strcspn(dirs, ":");
+
+			snprintf(path, len, "%.*s/%s", (int)dl,
+				 dl ? dirs : ".", program);
+			found = access(path, F_OK) == 0;
+			dirs += dl + (dirs[dl] == ':');
+		}
+		if (!found)
+			return 0;
+	}
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    access(path, X_OK) < 0)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n < 0)
+		return 0;
+	/* Text, as the shells judge it: no NUL in its first block; neither
+	 * ELF nor #! (those the kernel runs itself). */
+	if ((n >= SELFMAG && memcmp(head, ELFMAG, SELFMAG) == 0) ||
+	    (n >= 2 && head[0] == '#' && head[1] == '!') ||
+	    memchr(head, '\0', (size_t)n))
+		return 0;
+	return 1;
 }
 
 const char *sc_env_path(char *const *envp)

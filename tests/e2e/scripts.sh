@@ -7,7 +7,8 @@
 # (`./test; echo rc=$?`) still has the crash reported, with the child's
 # location; a script that execs the target does too; a
 # "#!/usr/bin/env bash" script gets its arguments and passes; a missing
-# interpreter, or one env cannot find, is a one-line error with exit 3.
+# interpreter, or one env cannot find, is a one-line error with exit 3;
+# an executable text file without #! runs with /bin/sh, as execvp does.
 # At mem granularity the shell itself is not instrumented (a system
 # program the user did not name), the test it runs is.
 set -u
@@ -77,6 +78,27 @@ sc launch -n 1 -- "$SC_BIN/env_missing.sh" >"$SC_TMP/out" 2>"$SC_TMP/err" || rc=
 tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
 	"#!/usr/bin/env NAME with NAME not in PATH: exit 3 and one line"
 tap_diag_file "$SC_TMP/err" 2
+
+# No #! line: execve refuses it, the shells and execvp(3) run it with
+# /bin/sh, and so does launch (saying so); the bug of the test it runs is
+# found with its arguments, and replays.
+printf '[ "$1" = "one" ] || exit 7\n%s\n' "$cta" >"$SC_BIN/noshebang.sh"
+chmod +x "$SC_BIN/noshebang.sh"
+rc=$(sc_launch_json "$SC_TMP/noshebang.json" -n 200 --seed 1 -- \
+	"$SC_BIN/noshebang.sh" one)
+tap_is "$rc $(json_get "$SC_TMP/noshebang.json" 'd["bugs"][0]["kind"]')" "1 assert" \
+	"a script without #!: run by /bin/sh, check_then_act's assertion is found"
+tap_check "launch says it runs the script with /bin/sh" \
+	grep -q "noshebang.sh is a script run by /bin/sh (it has no #! line" \
+	"$SC_TMP/noshebang.json.err"
+sc_check_replay "script without #!" "$SC_TMP/noshebang.json" assert
+# Binary data is no script: still refused, in one line.
+printf '\001\000\002data' >"$SC_BIN/binary.dat"
+chmod +x "$SC_BIN/binary.dat"
+rc=0
+sc launch -n 1 -- "$SC_BIN/binary.dat" >"$SC_TMP/out" 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
+	"an executable file of binary data: exit 3 and one line"
 
 # mem granularity: the memory accesses are the test's (racy_counter, a
 # child of the shell), none is the shell's (T0: no exec in child.sh).

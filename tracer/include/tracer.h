@@ -458,6 +458,13 @@ int sc_check_program_info(const char *program, const char *path_env,
 enum { SC_SANITIZER_NONE, SC_SANITIZER_ASAN, SC_SANITIZER_LSAN };
 int sc_leak_sanitizer(const char *path);
 
+/* Is program (found in path_env as execvp(3) would) an executable text
+ * file with no #! line?  execve refuses it (ENOEXEC); execvp and the
+ * shells run it with /bin/sh.  1 with its path in path, else 0. */
+int sc_shell_script_without_shebang(const char *program,
+				    const char *path_env, char *path,
+				    size_t len);
+
 /* The value of PATH in envp (NULL-terminated), or NULL. */
 const char *sc_env_path(char *const *envp);
 
