@@ -26,7 +26,9 @@
 
 #include "analysis.h"
 #include "assert_parse.h"
+#include "gtest_report.h"
 #include "panic_parse.h"
+#include "sanitizer_report.h"
 #include "log.h"
 #include "paths.h"
 #include "reply.h"
@@ -209,7 +211,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      struct replay_outcome *o, char *err, size_t errlen)
 {
 	struct sc_policy policy;
-	char tail[1024], errpath[64];
+	char tail[1024], errpath[64], outpath[64];
 	int rc;
 	uint32_t timeout_ms = req->has_timeout_ms ? req->timeout_ms
 			      : t->timeout_ms ? t->timeout_ms
@@ -358,6 +360,15 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				o->location, sizeof(o->location));
 		sc_strf(errpath, sizeof(errpath), "/proc/self/fd/%d", errfd);
 		sc_describe_panic(&o->res, errpath, o->message,
+				  sizeof(o->message), o->location,
+				  sizeof(o->location));
+		/* As launch describes the run: a sanitizer's report, a
+		 * failed GoogleTest assertion. */
+		sc_describe_sanitizer(&o->res, errpath, o->message,
+				      sizeof(o->message), o->location,
+				      sizeof(o->location));
+		sc_strf(outpath, sizeof(outpath), "/proc/self/fd/%d", outfd);
+		sc_describe_gtest(&o->res, outpath, o->message,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));
 		if (killed_from_outside(t) && o->res.verdict != t->verdict) {

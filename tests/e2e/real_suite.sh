@@ -162,6 +162,13 @@ if [ -f /usr/include/gtest/gtest.h ]; then
 		tap_is "$rc/$(json_get "$SC_TMP/gtest_race.json" 'd["bugs"][0]["message"]')/$(json_get "$SC_TMP/gtest_race.json" 'd["bugs"][0]["location"]')" \
 			"1/Bank.Withdraw failed: Expected: (balance) >= (0), actual: -60 vs 0; overdrawn/$SRC/tests/targets/gtest_race.cc:$race_line" \
 			"gtest_race: the failing test is reported by its expectation and line"
+		# Its replay says the same as the launch did.
+		rc=0
+		sc replay "$(json_get "$SC_TMP/gtest_race.json" 'd["bugs"][0]["trace"]')" \
+			--json >"$SC_TMP/gtest_replay.json" 2>/dev/null || rc=$?
+		tap_is "$rc/$(json_get "$SC_TMP/gtest_replay.json" 'd["reproduced"]')/$(json_get "$SC_TMP/gtest_replay.json" 'd["message"]')" \
+			"1/true/$(json_get "$SC_TMP/gtest_race.json" 'd["bugs"][0]["message"]')" \
+			"gtest_race: the replay reports the same failed expectation"
 	else
 		tap_not_ok "gtest_race builds against libgtest-dev"
 		tap_diag_file "$SC_TMP/gtest_race.err" 5
@@ -169,6 +176,7 @@ if [ -f /usr/include/gtest/gtest.h ]; then
 else
 	skip4 gtest_threads "no /usr/include/gtest/gtest.h (Debian package libgtest-dev)"
 	tap_skip "gtest_race: the failing test is reported" "no libgtest-dev"
+	tap_skip "gtest_race: the replay reports the same" "no libgtest-dev"
 fi
 
 if [ -x "$RUSTC" ]; then
