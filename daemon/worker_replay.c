@@ -388,13 +388,28 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u) {
 			o->too_slow = true;
 			end_as_divergence(o);
+			/* How far it got tells slow (near the end: a
+			 * preemption in a tight loop takes long to find
+			 * again) from stuck (far from it). */
+			char progress[96] = "";
+			bool short_of_end = t->has_footer &&
+					    o->res.steps + 1 < t->steps;
+
+			if (t->has_footer)
+				sc_strf(progress, sizeof(progress),
+					" and got through %llu of its %llu "
+					"events", (unsigned long long)o->res.steps,
+					(unsigned long long)t->steps);
 			sc_strf(o->message, sizeof(o->message),
 				"the replay did not finish within %.3g s "
-				"(the recorded run took %.3g s): not the "
+				"(the recorded run took %.3g s)%s: not the "
 				"program's bug but the replay's slowness, "
 				"usually finding a preemption inside a tight "
-				"loop again; give it more time with --timeout",
-				timeout_ms / 1000.0, t->wall_us / 1e6);
+				"loop again; give it more time with --timeout%s",
+				timeout_ms / 1000.0, t->wall_us / 1e6, progress,
+				short_of_end ? " (if a longer one stops at the "
+				"same event, the replay is stuck there: please "
+				"report it)" : "");
 		}
 	}
 	end_policy(&policy, guided);

@@ -117,11 +117,11 @@ tap_done() {
 # when the file is not JSON or the path does not exist.
 json_get() {
 	python3 - "$1" "$2" <<'PY' 2>/dev/null
-import collections, json, sys
+import collections, json, re, sys
 try:
     with open(sys.argv[1]) as f:
         d = json.load(f)
-    v = eval(sys.argv[2], {"d": d, "collections": collections})
+    v = eval(sys.argv[2], {"d": d, "collections": collections, "re": re})
 except Exception:
     sys.exit(1)
 if v is None:
