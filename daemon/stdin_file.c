@@ -119,8 +119,13 @@ int sc_stdin_open(const char *path, uint64_t size, char *err, size_t errlen)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
+		/* A trace copied out of its session directory looks for
+		 * the session's input beside itself. */
 		sc_strf(err, errlen, "%s: %s (the recorded run's standard "
-			"input)", path, strerror(errno));
+			"input%s)", path, strerror(errno),
+			errno == ENOENT ? ": a trace copied out of its session "
+			"needs the session's '" SC_STDIN_NAME "' file beside it"
+			: "");
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size != size) {

@@ -81,6 +81,20 @@ grep -v '^replay: ' "$SC_TMP/replayed.txt" >"$SC_TMP/replayed.out"
 tap_is "$rc $(cmp -s "$SC_TMP/replayed.out" "$SC_TMP/sorted.txt" && echo same)" \
 	"0 same" "replay of a sort run reads the same input, prints the same output"
 tap_check "the trace names the input" grep -qa stdin "$trace"
+# Copied out of its session, the trace finds the input only beside it:
+# without it, one line says so and what to copy; with it, it replays.
+mkdir -p "$SC_TMP/copied"
+cp "$trace" "$SC_TMP/copied/"
+rc=0
+sc replay "$SC_TMP/copied/$(basename "$trace")" >/dev/null 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err") $(grep -c "needs the session's 'stdin' file beside it" "$SC_TMP/err")" \
+	"3 1 1" "a copied trace without its session's input: exit 3, one line saying what to copy"
+cp "$(dirname "$trace")/stdin" "$SC_TMP/copied/"
+rc=0
+sc replay "$SC_TMP/copied/$(basename "$trace")" >"$SC_TMP/replayed2.txt" 2>/dev/null || rc=$?
+grep -v '^replay: ' "$SC_TMP/replayed2.txt" >"$SC_TMP/replayed2.out"
+tap_is "$rc $(cmp -s "$SC_TMP/replayed2.out" "$SC_TMP/sorted.txt" && echo same)" \
+	"0 same" "with the input beside it, the copied trace replays the same output"
 
 rc=0
 sc launch --json -n 1 --seed 1 --out "$SC_TMP/null" -- sort </dev/null \
