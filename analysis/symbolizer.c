@@ -66,6 +66,7 @@ struct cached {
 	char *location;
 	char *function;
 	bool has_line;
+	bool in_program;
 };
 
 struct sc_symbolizer {
@@ -454,11 +455,13 @@ static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 			snprintf(buf, sizeof(buf), "%s", name);
 		else if (r && sc_system_source(m->files[r->file]) &&
 			 program_site(m->path, vaddr, buf, sizeof(buf), &name))
-			;       /* the program's line that the header's code serves */
-		else if (r)
+			out->in_program = true; /* the program's line that the
+						 * header's code serves */
+		else if (r) {
 			snprintf(buf, sizeof(buf), "%s:%u",
 				 base_name(m->files[r->file]), r->line);
-		else
+			out->in_program = !sc_system_source(m->files[r->file]);
+		} else
 			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64,
 				 base_name(tm->path), vaddr);
 		out->has_line = r != NULL;
@@ -509,6 +512,7 @@ static int resolve(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 	out->location = c->location ? c->location : "?";
 	out->function = c->function ? c->function : "";
 	out->has_line = c->has_line;
+	out->in_program = c->in_program;
 	return c->location ? 0 : -1;
 }
 

@@ -437,72 +437,78 @@ static unsigned passing_move(struct minimize *m, unsigned t, unsigned n,
 	return passes;
 }
 
+/* How good a name a pair is: a data conflict at a line of the program's
+ * own source (2) beats one inside a library or the language's runtime
+ * (1: a reference count of Rust's Arc, of a shared_ptr, that the
+ * schedule also reordered), which beats no conflict (0: the preemption
+ * only decided when a thread started). */
+static int pair_rank(const struct minimize_pair *p)
+{
+	if (!p->conflict)
+		return 0;
+	return p->earlier.in_program || p->later.in_program ? 2 : 1;
+}
+
 /* The racing pair: move a preemption of the best run later, one event
  * of the preempted thread at a time, until the run passes; the last
- * preemption first (the nearest to the failure). */
+ * preemption first (the nearest to the failure).  The first pair of rank
+ * 2 is the answer; else the best ranked one met (a deadlock's lock order
+ * often sits in an earlier preemption than the last). */
 static bool find_pair(struct minimize *m, struct minimize_pair *pair,
 		      char *moved, size_t movedlen)
 {
 	char *copy = strdup(m->best_points), *save = NULL;
 	char *tok[SC_MAX_PAIR_TRIES];
 	size_t ntok = 0;
-	bool found = false;
-	/* A pair with no conflict (the preemption only decided when a
-	 * thread started) is kept only in case no other preemption names
-	 * one that conflicts: a deadlock's lock order often sits in an
-	 * earlier preemption than the last. */
-	struct minimize_pair loose;
-	char loose_moved[48] = "";
-	bool have_loose = false;
+	struct minimize_pair best, named;
+	char best_moved[48] = "";
+	int best_rank = -1;
 
 	if (!copy)
 		return false;
 	for (char *p = strtok_r(copy, " ", &save); p && ntok < SC_MAX_PAIR_TRIES;
 	     p = strtok_r(NULL, " ", &save))
 		tok[ntok++] = p;
-	while (ntok-- > 0 && !found) {
+	while (ntok-- > 0 && best_rank < 2) {
 		unsigned t, n, to;
 		if (sscanf(tok[ntok], "%u.%u>%u", &t, &n, &to) != 3)
 			continue;
 		unsigned later = passing_move(m, t, n, to);
 		if (!later)
 			continue;
-		char from[48], path[PATH_MAX + 32];
+		char from[48], path[PATH_MAX + 32], here[48];
 		snprintf(from, sizeof(from), "%u.%u>%u", t, n, to);
-		snprintf(moved, movedlen, "%u.%u>%u", t, n + later, to);
+		snprintf(here, sizeof(here), "%u.%u>%u", t, n + later, to);
 		snprintf(path, sizeof(path), "%s/moved.sctrace", m->dir);
 		/* The passing run itself, for an event the failure cut off. */
-		int rc = try_moved(m, from, moved, path);
+		int rc = try_moved(m, from, here, path);
 		struct sc_trace tr, tm;
 		char why[256];
 		bool have_moved = rc == 0 &&
 				  sc_trace_load(path, &tm, why, sizeof(why)) == 0;
+		bool have_pair = false;
 		if (sc_trace_load(m->best_trace, &tr, why, sizeof(why)) == 0) {
-			found = minimize_name_pair(&tr, have_moved ? &tm : NULL,
-						   t, n, n + later - 1,
-						   pair) == 0;
+			have_pair = minimize_name_pair(&tr, have_moved ? &tm
+						       : NULL, t, n,
+						       n + later - 1,
+						       &named) == 0;
 			sc_trace_free(&tr);
 		}
-		if (found && !pair->conflict) {
-			if (!have_loose) {
-				loose = *pair;
-				snprintf(loose_moved, sizeof(loose_moved), "%s",
-					 moved);
-				have_loose = true;
-			}
-			found = false;
+		if (have_pair && pair_rank(&named) > best_rank) {
+			best = named;
+			best_rank = pair_rank(&named);
+			snprintf(best_moved, sizeof(best_moved), "%s", here);
 		}
 		if (have_moved)
 			sc_trace_free(&tm);
 		unlink(path);
 	}
 	free(copy);
-	if (!found && have_loose) {
-		*pair = loose;
-		snprintf(moved, movedlen, "%s", loose_moved);
-		found = true;
-	}
-	return found;
+	if (best_rank < 0)
+		return false;
+	*pair = best;
+	snprintf(moved, movedlen, "%s", best_moved);
+	return true;
 }
 
 static void side_text(const struct minimize_side *s, char *buf, size_t len)

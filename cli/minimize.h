@@ -19,6 +19,7 @@ struct minimize_side {
 	char object_name[160];          /* a variable, or 0x... */
 	char location[512];             /* file:line, module+0x..., 0x... */
 	char function[256];
+	bool in_program;                /* location is the program's own line */
 };
 
 /* `earlier` ran first in the failing run; `later` is the preempted

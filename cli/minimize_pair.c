@@ -225,6 +225,7 @@ static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
 			 s.location ? s.location : "?");
 		snprintf(out->function, sizeof(out->function), "%s",
 			 s.function ? s.function : "");
+		out->in_program = s.in_program;
 	}
 }
 

@@ -166,6 +166,8 @@ struct sc_symbol {
 				 * "0xADDR" (data: "variable[+0xOFF]") */
 	const char *function;   /* enclosing function, or "" */
 	bool has_line;          /* location is file:line */
+	bool in_program;        /* ... of the program's own source, not a
+				 * system header's or a language library's */
 };
 struct sc_symbolizer *sc_symbolizer_new(void);
 void sc_symbolizer_free(struct sc_symbolizer *s);

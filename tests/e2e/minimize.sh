@@ -11,9 +11,11 @@
 #  - the racing pair is the two statements the target's comment names
 #    (file:line, function and variable);
 #  - the minimised trace replays, and fails, 10 times out of 10.
+# A Rust lost update names the program's closure, not std's code.
 # And bad input: a passing trace (exit 2), a missing file (exit 3), no
 # trace (exit 2), each with a one-line error.
 set -u
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
 sc_setup
@@ -80,6 +82,31 @@ check torn_pair mem 'torn_pair\.c:(24|32)' 'torn_pair\.c:(24|32)' '(first|second
 # At mem granularity the accesses under count_lock conflict too: the pair
 # is the unprotected config, not the lock-ordered counter.
 check counted_then_order mem 'counted_then_order\.c:(29|44)' 'counted_then_order\.c:(29|44)' config
+
+# Rust: the pair is the program's line, not the standard library's
+# (AtomicUsize::store is inlined from it), nor the Arc reference counts
+# that the schedule also reordered.  Debian's /usr/bin/rustc.
+RUSTC=/usr/bin/rustc
+if [ -x "$RUSTC" ]; then
+	bin=$SC_BIN/rust_lost_update
+	if "$RUSTC" -O -g -o "$bin" "$SRC/tests/targets/rust_lost_update.rs" \
+		2>"$SC_TMP/rustc.err"; then
+		json=$SC_TMP/rust.launch.json
+		sc launch --json -n 300 --seed 1 -- "$bin" </dev/null >"$json" 2>/dev/null
+		trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
+		rc=0
+		sc minimize --json "$trace" >"$SC_TMP/rust.min.json" \
+			2>"$SC_TMP/rust.min.err" || rc=$?
+		tap_is "$rc $(json_get "$SC_TMP/rust.min.json" '" / ".join(d["racing_pair"][s]["location"] + " in " + d["racing_pair"][s]["function"] for s in ("second", "first"))')" \
+			"0 rust_lost_update.rs:18 in rust_lost_update::main::{{closure}} / rust_lost_update.rs:18 in rust_lost_update::main::{{closure}}" \
+			"rust_lost_update: the racing pair is the two stores of the program's closure"
+	else
+		tap_not_ok "rust_lost_update.rs builds with $RUSTC"
+		tap_diag_file "$SC_TMP/rustc.err" 5
+	fi
+else
+	tap_skip "rust_lost_update: the racing pair" "$RUSTC not installed (Debian package rustc)"
+fi
 
 # Bad input.
 json=$SC_TMP/pass.json
