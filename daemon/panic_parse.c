@@ -42,36 +42,115 @@ static const char *panic_head(const char *name, const char **rest)
 	return NULL;
 }
 
+/* Lines a panic's message spans at most, in either form (assert_eq!'s
+ * "left:" and "right:" lines, a user message after them). */
+#define MESSAGE_LINES 8
+
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Is s (up to end) "FILE:LINE:COL", a location? */
+static bool is_location(const char *s, const char *end)
+{
+	int fields = 0;
+	const char *p = end;
+
+	while (fields < 2) {
+		const char *d = p;
+		while (d > s && d[-1] >= '0' && d[-1] <= '9')
+			d--;
+		if (d == p || d == s || d[-1] != ':')
+			return false;
+		p = d - 1;
+		fields++;
+	}
+	return p > s && !memchr(s, ' ', (size_t)(p - s));
+}
+
+/* Append text[0, n) to msg at *used, every newline and the indentation
+ * after it one space: a message over lines reads as one. */
+static void append_flat(char *msg, size_t msglen, size_t *used,
+			const char *text, size_t n)
+{
+	for (size_t i = 0; i < n && *used + 1 < msglen; i++) {
+		if (text[i] == '\n') {
+			while (i + 1 < n && (text[i + 1] == ' ' || text[i + 1] == '\t'))
+				i++;
+			msg[(*used)++] = ' ';
+		} else {
+			msg[(*used)++] = text[i];
+		}
+	}
+	msg[*used] = '\0';
+}
+
 bool sc_parse_panic(const char *line, const char *next, char *msg,
 		    size_t msglen, char *loc, size_t loclen)
 {
 	static const char pre[] = "thread '";
-	const char *name, *at, *rest, *comma;
-	size_t len = strlen(line);
+	const char *name, *at, *rest;
+	size_t len = strcspn(line, "\n"), used;
 
 	if (strncmp(line, pre, sizeof(pre) - 1) != 0)
 		return false;
 	name = line + sizeof(pre) - 1;
 	at = panic_head(name, &rest);
-	if (!at)
+	if (!at || rest > line + len)
 		return false;
 	if (*rest == '\'') {
-		/* 'MESSAGE', FILE:LINE:COL */
-		comma = strstr(rest + 1, "', ");
-		while (comma && strstr(comma + 3, "', "))
-			comma = strstr(comma + 3, "', ");
+		/* 'MESSAGE', FILE:LINE:COL, the message possibly over several
+		 * lines (assert_eq!'s left and right): the first line, from
+		 * this one on, that ends in "', " and a location ends it (its
+		 * last "', ": a message may hold one). */
+		const char *l = line, *end = line + len, *comma = NULL;
+		for (int n = 0; n < MESSAGE_LINES && !comma; n++) {
+			for (const char *c = strstr(l, "', "); c && c < end;
+			     c = strstr(c + 1, "', "))
+				if (is_location(c + 3, end))
+					comma = c;
+			if (comma || !*end || (l == line && !next))
+				break;
+			l = l == line ? next : end + 1;
+			if (!l || !*l)
+				break;
+			end = l + strcspn(l, "\n");
+		}
 		if (!comma)
 			return false;
-		snprintf(msg, msglen, "panicked: %.*s (thread '%.*s')",
-			 (int)(comma - rest - 1), rest + 1, (int)(at - name),
-			 name);
-		snprintf(loc, loclen, "%s", comma + 3);
+		used = (size_t)snprintf(msg, msglen, "panicked: ");
+		if (comma <= line + len) {
+			append_flat(msg, msglen, &used, rest + 1,
+				    (size_t)(comma - rest - 1));
+		} else {
+			const char *more = next + strspn(next, " \t");
+			append_flat(msg, msglen, &used, rest + 1,
+				    (size_t)(line + len - rest - 1));
+			append_flat(msg, msglen, &used, "\n", 1);
+			append_flat(msg, msglen, &used, more,
+				    (size_t)(comma - more));
+		}
+		snprintf(msg + used, msglen - used, " (thread '%.*s')",
+			 (int)(at - name), name);
+		snprintf(loc, loclen, "%.*s", (int)(end - comma - 3), comma + 3);
 		return true;
 	}
-	/* FILE:LINE:COL: and the message on the next line */
+	/* FILE:LINE:COL: and the message on the lines after it, up to a
+	 * blank line, the backtrace or its note. */
 	if (len < 2 || line[len - 1] != ':')
 		return false;
-	snprintf(msg, msglen, "panicked: %s (thread '%.*s')", next ? next : "",
+	used = (size_t)snprintf(msg, msglen, "panicked: ");
+	const char *m = next ? next : "", *mend = m + strcspn(m, "\n");
+	for (int n = 1; n < MESSAGE_LINES && *mend == '\n'; n++) {
+		const char *l = mend + 1;
+		if (!*l || *l == '\n' || starts(l, "stack backtrace:") ||
+		    starts(l, "note: ") || starts(l, "thread '"))
+			break;
+		mend = l + strcspn(l, "\n");
+	}
+	append_flat(msg, msglen, &used, m, (size_t)(mend - m));
+	snprintf(msg + used, msglen - used, " (thread '%.*s')",
 		 (int)(at - name), name);
 	snprintf(loc, loclen, "%.*s", (int)(line + len - 1 - rest), rest);
 	return true;
@@ -135,20 +214,10 @@ void sc_describe_panic(const struct sc_run_result *r, const char *path,
 		free(buf);
 		return;
 	}
-	size_t n = strlen(buf);
-	for (char *line = buf; line && *line;) {
-		char *nl = strchr(line, '\n'), *next = NULL;
-		if (nl) {
-			*nl = '\0';
-			next = nl + 1;
-			char *nl2 = strchr(next, '\n');
-			if (nl2)
-				*nl2 = '\0';
-		}
-		bool found = sc_parse_panic(line, next, msg, msglen, loc, loclen);
-		if (next && strchr(next, '\0') != buf + n)
-			next[strlen(next)] = '\n';   /* undo the look-ahead cut */
-		if (found)
+	for (const char *line = buf; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		const char *next = nl ? nl + 1 : NULL;
+		if (sc_parse_panic(line, next, msg, msglen, loc, loclen))
 			break;
 		line = next;
 	}

@@ -16,8 +16,10 @@
 
 #include "tracer.h"
 
-/* If line (and the one after it, or "") is a panic line, write
- * "MESSAGE (thread 'NAME')" to msg and "FILE:LINE:COL" to loc. */
+/* If line (ended by a newline or the string's end; next: the text after
+ * it, or NULL) starts a panic, write "MESSAGE (thread 'NAME')" to msg
+ * and "FILE:LINE:COL" to loc.  A message over several lines (assert_eq!)
+ * is joined into one, its newlines and indentation one space each. */
 bool sc_parse_panic(const char *line, const char *next, char *msg,
 		    size_t msglen, char *loc, size_t loclen);
 

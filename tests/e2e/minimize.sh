@@ -93,6 +93,10 @@ if [ -x "$RUSTC" ]; then
 		2>"$SC_TMP/rustc.err"; then
 		json=$SC_TMP/rust.launch.json
 		sc launch --json -n 300 --seed 1 -- "$bin" </dev/null >"$json" 2>/dev/null
+		# assert_eq!'s message spans three lines of stderr.
+		tap_is "$(json_get "$json" 'd["bugs"][0]["message"] + " at " + d["bugs"][0]["location"]')" \
+			"panicked: assertion failed: \`(left == right)\` left: \`1\`, right: \`2\`: lost update (thread 'main') at $SRC/tests/targets/rust_lost_update.rs:24:5" \
+			"rust_lost_update: the bug is assert_eq!'s panic, its message over three lines"
 		trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
 		rc=0
 		sc minimize --json "$trace" >"$SC_TMP/rust.min.json" \
@@ -102,9 +106,11 @@ if [ -x "$RUSTC" ]; then
 			"rust_lost_update: the racing pair is the two stores of the program's closure"
 	else
 		tap_not_ok "rust_lost_update.rs builds with $RUSTC"
+		tap_not_ok "rust_lost_update: the racing pair (not built)"
 		tap_diag_file "$SC_TMP/rustc.err" 5
 	fi
 else
+	tap_skip "rust_lost_update: the panic's message" "$RUSTC not installed (Debian package rustc)"
 	tap_skip "rust_lost_update: the racing pair" "$RUSTC not installed (Debian package rustc)"
 fi
 

@@ -17,7 +17,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(21);
+	plan(24);
 	ok(sc_parse_panic("thread 'main' panicked at 'called `Result::unwrap()` "
 			  "on an `Err` value: Any { .. }', src/main.rs:14:27",
 			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
@@ -42,6 +42,37 @@ int main(void)
 			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
 	   strcmp(msg, "panicked: x (thread '<unnamed>')") == 0,
 	   "a thread id with the old message form");
+	/* assert_eq! in rustc < 1.73: the quoted message spans lines. */
+	{
+		const char *text = "thread 'main' panicked at 'assertion failed: "
+				   "`(left == right)`\n  left: `1`,\n right: "
+				   "`2`: lost update', race.rs:23:5\nnote: run "
+				   "with `RUST_BACKTRACE=1`\n";
+		ok(sc_parse_panic(text, strchr(text, '\n') + 1, msg,
+				  sizeof(msg), loc, sizeof(loc)) &&
+		   strcmp(msg, "panicked: assertion failed: `(left == right)` "
+			  "left: `1`, right: `2`: lost update (thread "
+			  "'main')") == 0 &&
+		   strcmp(loc, "race.rs:23:5") == 0,
+		   "rustc < 1.73 assert_eq!: the message over three lines");
+	}
+	/* ... and in rustc >= 1.73, the backtrace after it. */
+	{
+		const char *text = "thread 'main' (7) panicked at race.rs:23:5:\n"
+				   "assertion `left == right` failed: lost\n"
+				   "  left: 1\n right: 2\nstack backtrace:\n"
+				   "   0: rust_begin_unwind\n";
+		ok(sc_parse_panic(text, strchr(text, '\n') + 1, msg,
+				  sizeof(msg), loc, sizeof(loc)) &&
+		   strcmp(msg, "panicked: assertion `left == right` failed: "
+			  "lost left: 1 right: 2 (thread 'main')") == 0 &&
+		   strcmp(loc, "race.rs:23:5") == 0,
+		   "rustc >= 1.73 assert_eq!: the message over three lines");
+	}
+	/* A quoted message that never ends in a location: no panic line. */
+	ok(!sc_parse_panic("thread 'main' panicked at 'half", "a line\n",
+			   msg, sizeof(msg), loc, sizeof(loc)),
+	   "an unterminated message is no panic line");
 	ok(!sc_parse_panic("stack backtrace:", NULL, msg, sizeof(msg), loc,
 			   sizeof(loc)), "not a panic line");
 	ok(sc_parse_go_panic("hello\npanic: runtime error: index out of range "
