@@ -46,11 +46,19 @@ int sc_analysis_write_json(const struct sc_analysis_result *r, FILE *out)
 	return fflush(out) == 0 && !ferror(out) ? 0 : -1;
 }
 
+/* Longer C++ names (templates) are shortened on a line of text; --json
+ * gives them whole. */
+#define TEXT_NAME_MAX 160
+
 static void put_where(FILE *out, const char *loc, const char *fn)
 {
+	char shown[2 * TEXT_NAME_MAX];
+
 	fputs(loc, out);
-	if (fn && *fn)
-		fprintf(out, " (%s)", fn);
+	if (fn && *fn) {
+		sc_short_name(fn, TEXT_NAME_MAX, shown, sizeof(shown));
+		fprintf(out, " (%s)", shown);
+	}
 }
 
 int sc_analysis_write_text(const struct sc_analysis_result *r, FILE *out)

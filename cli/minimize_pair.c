@@ -223,8 +223,11 @@ static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
 	if (sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) == 0) {
 		snprintf(out->location, sizeof(out->location), "%s",
 			 s.location ? s.location : "?");
-		snprintf(out->function, sizeof(out->function), "%s",
-			 s.function ? s.function : "");
+		/* A C++ template's name can be thousands of characters:
+		 * its template arguments give way, not its end. */
+		sc_short_name(s.function ? s.function : "",
+			      sizeof(out->function) / 2, out->function,
+			      sizeof(out->function));
 		out->in_program = s.in_program;
 	}
 }

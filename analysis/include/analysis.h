@@ -169,6 +169,10 @@ struct sc_symbol {
 	bool in_program;        /* ... of the program's own source, not a
 				 * system header's or a language library's */
 };
+/* name into out (len bytes), for a line of text: as it is when at most
+ * max characters, else with every template argument list written "<...>"
+ * (std::map<...>::operator[](std::__cxx11::basic_string<...> const&)). */
+void sc_short_name(const char *name, size_t max, char *out, size_t len);
 struct sc_symbolizer *sc_symbolizer_new(void);
 void sc_symbolizer_free(struct sc_symbolizer *s);
 /* The strings stay valid until sc_symbolizer_free.  Returns 0, or -1 when

@@ -1,7 +1,9 @@
 /* test_demangle.c - sc_demangle(): mangled C++ names come back as the
- * source spells them, everything else comes back unchanged. */
+ * source spells them, everything else comes back unchanged; and
+ * sc_short_name() elides the template arguments of long names. */
 #include <stdlib.h>
 
+#include "analysis.h"
 #include "demangle.h"
 #include "tap.h"
 
@@ -16,7 +18,7 @@ static void check(const char *name, const char *want, const char *what)
 
 int main(void)
 {
-	plan(13);
+	plan(17);
 	/* The names of tests/targets/shared_mutex_counter.cc and the like. */
 	check("_ZL2mu", "mu", "static variable");
 	check("_ZL6workerv", "worker()", "static function, no arguments");
@@ -40,5 +42,30 @@ int main(void)
 	      "Rust legacy generic closure, escapes decoded");
 	check("_ZN3foo3barEv", "foo::bar()", "a C++ name under _ZN stays C++");
 	ok(sc_demangle(NULL) == NULL, "NULL in, NULL out");
+	/* sc_short_name: long template names lose their template arguments. */
+	{
+		char out[256];
+		const char *map = "std::map<std::__cxx11::basic_string<char, "
+			"std::char_traits<char>, std::allocator<char> >, int, "
+			"std::less<std::__cxx11::basic_string<char, "
+			"std::char_traits<char>, std::allocator<char> > >, "
+			"std::allocator<std::pair<std::__cxx11::basic_string<char, "
+			"std::char_traits<char>, std::allocator<char> > const, "
+			"int> > >::operator[](std::__cxx11::basic_string<char, "
+			"std::char_traits<char>, std::allocator<char> > const&)";
+
+		sc_short_name(map, 80, out, sizeof(out));
+		is_str(out, "std::map<...>::operator[](std::__cxx11::"
+		       "basic_string<...> const&)", "short name: templates elided");
+		sc_short_name("std::operator<< <char>(std::basic_ostream<char, "
+			      "std::char_traits<char> >&, char const*)", 20, out,
+			      sizeof(out));
+		is_str(out, "std::operator<< <...>(std::basic_ostream<...>&, "
+		       "char const*)", "short name: operator<< keeps its brackets");
+		sc_short_name("main", 20, out, sizeof(out));
+		is_str(out, "main", "short name: a short name stays");
+		sc_short_name(map, 80, out, 16);
+		is_str(out, "std::map<...>::", "short name: cut at the buffer");
+	}
 	return done_testing();
 }
