@@ -508,8 +508,9 @@ static int parse(struct loader *ld, const uint8_t *buf, size_t len)
 	t->valid_bytes = off;
 
 	if (!ld->have_header) {
-		set_err(ld->err, ld->errlen, "%s: no header (empty trace)",
-			ld->name);
+		set_err(ld->err, ld->errlen, t->truncated
+			? "%s: no header (the file ends inside it: a truncated "
+			  "trace)" : "%s: no header (empty trace)", ld->name);
 		return -1;
 	}
 	if (!t->has_footer) {

@@ -781,8 +781,16 @@ int cmd_minimize(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (sc_trace_load(path, &t, why, sizeof(why)) < 0) {
-		cli_error("%s: %s", argv[optind], why);
+		cli_error("%s", why);   /* it names the file */
 		return EXIT_FAIL;
+	}
+	if (!t.has_footer) {
+		cli_error("%s: the trace has no verdict (%s: its run never "
+			  "ended, or its supervisor was killed): nothing to "
+			  "minimize", argv[optind], t.truncated
+			  ? "truncated" : "no footer");
+		sc_trace_free(&t);
+		return EXIT_USAGE;
 	}
 	if (t.verdict == SC_VERDICT_PASS || t.verdict == SC_VERDICT_UNKNOWN ||
 	    t.verdict == SC_VERDICT_DIVERGED || t.verdict == SC_VERDICT_ERROR) {

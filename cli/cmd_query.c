@@ -241,14 +241,14 @@ int cmd_list(int argc, char **argv)
 	} else if (n == 0) {
 		puts("no sessions");
 	} else {
-		printf("%-20s %-11s %13s %7s  %-8s %s\n", "SESSION", "STATE",
+		printf("%-24s %-11s %13s %7s  %-8s %s\n", "SESSION", "STATE",
 		       "RUNS", "FAILING", "STRATEGY", "COMMAND");
 		for (size_t i = 0; i < n; i++) {
 			char runs[32], cmd[256];
 
 			snprintf(runs, sizeof(runs), "%u/%u", rows[i].runs_done,
 				 rows[i].runs_planned);
-			printf("%-20s %-11s %13s %7u  %-8s %.60s\n", rows[i].id,
+			printf("%-24s %-11s %13s %7u  %-8s %.60s\n", rows[i].id,
 			       rows[i].state, runs, rows[i].failing,
 			       rows[i].strategy,
 			       cli_visible(rows[i].argv, cmd, sizeof(cmd)));

@@ -131,6 +131,20 @@ tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
 rc=0
 sc minimize >/dev/null 2>"$SC_TMP/err" || rc=$?
 tap_is "$rc" 2 "no trace: exit 2"
+# The first half of a failing trace (a supervisor killed mid-run): no
+# verdict to reproduce, said in one line; and a few bytes of one: the
+# header is cut, said once (the file's name not twice).
+full=$(json_get "$SC_TMP/check_then_act.launch.json" 'd["bugs"][0]["trace"]')
+head -c "$(($(stat -c %s "$full") / 2))" "$full" >"$SC_TMP/half.sctrace"
+rc=0
+sc minimize "$SC_TMP/half.sctrace" >/dev/null 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err") $(grep -c "has no verdict (truncated" "$SC_TMP/err")" \
+	"2 1 1" "half a failing trace: exit 2 and one line saying it is truncated"
+head -c 100 "$full" >"$SC_TMP/head.sctrace"
+rc=0
+sc minimize "$SC_TMP/head.sctrace" >/dev/null 2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err") $(grep -o "head.sctrace" "$SC_TMP/err" | wc -l) $(grep -c "a truncated trace" "$SC_TMP/err")" \
+	"3 1 1 1" "100 bytes of a trace: exit 3, one line naming the file once, truncated"
 
 sc_check_no_leftovers
 tap_done
