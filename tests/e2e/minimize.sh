@@ -131,15 +131,17 @@ tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
 rc=0
 sc minimize >/dev/null 2>"$SC_TMP/err" || rc=$?
 tap_is "$rc" 2 "no trace: exit 2"
-# The first half of a failing trace (a supervisor killed mid-run): no
-# verdict to reproduce, said in one line; and a few bytes of one: the
-# header is cut, said once (the file's name not twice).
+# A failing trace cut inside its last record, the footer (a supervisor
+# killed at the end of the run): no verdict to reproduce, said in one
+# line; and a few bytes of one: the header is cut, said once (the file's
+# name not twice).
 full=$(json_get "$SC_TMP/check_then_act.launch.json" 'd["bugs"][0]["trace"]')
-head -c "$(($(stat -c %s "$full") / 2))" "$full" >"$SC_TMP/half.sctrace"
+head -c "$(($(stat -c %s "$full") - 10))" "$full" >"$SC_TMP/cut.sctrace"
 rc=0
-sc minimize "$SC_TMP/half.sctrace" >/dev/null 2>"$SC_TMP/err" || rc=$?
+sc minimize "$SC_TMP/cut.sctrace" >/dev/null 2>"$SC_TMP/err" || rc=$?
 tap_is "$rc $(count_lines "$SC_TMP/err") $(grep -c "has no verdict (truncated" "$SC_TMP/err")" \
-	"2 1 1" "half a failing trace: exit 2 and one line saying it is truncated"
+	"2 1 1" "a failing trace cut in its footer: exit 2 and one line saying it is truncated"
+tap_diag_file "$SC_TMP/err" 1
 head -c 100 "$full" >"$SC_TMP/head.sctrace"
 rc=0
 sc minimize "$SC_TMP/head.sctrace" >/dev/null 2>"$SC_TMP/err" || rc=$?
