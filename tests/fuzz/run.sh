@@ -50,7 +50,8 @@ echo "building the fuzz target in $work"
 	"$src/analysis/u64map.c" "$src/analysis/hb_rules.c" \
 	"$src/analysis/fingerprint.c" "$src/analysis/race_detect.c" \
 	"$src/analysis/atomic_vars.c" \
-	"$src/analysis/symbolizer.c" "$src/analysis/session.c" \
+	"$src/analysis/symbolizer.c" "$src/analysis/short_name.c" \
+	"$src/analysis/session.c" \
 	"$src/analysis/analyze_report.c" "$src/analysis/coverage_files.c" \
 	"$src/analysis/export_chrome.c" "$src/analysis/export_dot.c" \
 	"$src/tracer/dwarf_inline.c" "$src/tracer/dwarf_attrs.c" \
