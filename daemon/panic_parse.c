@@ -86,8 +86,8 @@ static void append_flat(char *msg, size_t msglen, size_t *used,
 	msg[*used] = '\0';
 }
 
-bool sc_parse_panic(const char *line, const char *next, char *msg,
-		    size_t msglen, char *loc, size_t loclen)
+bool sc_parse_panic(const char *line, char *msg, size_t msglen, char *loc,
+		    size_t loclen)
 {
 	static const char pre[] = "thread '";
 	const char *name, *at, *rest;
@@ -99,6 +99,7 @@ bool sc_parse_panic(const char *line, const char *next, char *msg,
 	at = panic_head(name, &rest);
 	if (!at || rest > line + len)
 		return false;
+	used = (size_t)snprintf(msg, msglen, "panicked: ");
 	if (*rest == '\'') {
 		/* 'MESSAGE', FILE:LINE:COL, the message possibly over several
 		 * lines (assert_eq!'s left and right): the first line, from
@@ -110,27 +111,15 @@ bool sc_parse_panic(const char *line, const char *next, char *msg,
 			     c = strstr(c + 1, "', "))
 				if (is_location(c + 3, end))
 					comma = c;
-			if (comma || !*end || (l == line && !next))
+			if (comma || !*end)
 				break;
-			l = l == line ? next : end + 1;
-			if (!l || !*l)
-				break;
+			l = end + 1;
 			end = l + strcspn(l, "\n");
 		}
 		if (!comma)
 			return false;
-		used = (size_t)snprintf(msg, msglen, "panicked: ");
-		if (comma <= line + len) {
-			append_flat(msg, msglen, &used, rest + 1,
-				    (size_t)(comma - rest - 1));
-		} else {
-			const char *more = next + strspn(next, " \t");
-			append_flat(msg, msglen, &used, rest + 1,
-				    (size_t)(line + len - rest - 1));
-			append_flat(msg, msglen, &used, "\n", 1);
-			append_flat(msg, msglen, &used, more,
-				    (size_t)(comma - more));
-		}
+		append_flat(msg, msglen, &used, rest + 1,
+			    (size_t)(comma - rest - 1));
 		snprintf(msg + used, msglen - used, " (thread '%.*s')",
 			 (int)(at - name), name);
 		snprintf(loc, loclen, "%.*s", (int)(end - comma - 3), comma + 3);
@@ -140,8 +129,8 @@ bool sc_parse_panic(const char *line, const char *next, char *msg,
 	 * blank line, the backtrace or its note. */
 	if (len < 2 || line[len - 1] != ':')
 		return false;
-	used = (size_t)snprintf(msg, msglen, "panicked: ");
-	const char *m = next ? next : "", *mend = m + strcspn(m, "\n");
+	const char *m = line[len] ? line + len + 1 : "";
+	const char *mend = m + strcspn(m, "\n");
 	for (int n = 1; n < MESSAGE_LINES && *mend == '\n'; n++) {
 		const char *l = mend + 1;
 		if (!*l || *l == '\n' || starts(l, "stack backtrace:") ||
@@ -216,10 +205,9 @@ void sc_describe_panic(const struct sc_run_result *r, const char *path,
 	}
 	for (const char *line = buf; line && *line;) {
 		const char *nl = strchr(line, '\n');
-		const char *next = nl ? nl + 1 : NULL;
-		if (sc_parse_panic(line, next, msg, msglen, loc, loclen))
+		if (sc_parse_panic(line, msg, msglen, loc, loclen))
 			break;
-		line = next;
+		line = nl ? nl + 1 : NULL;
 	}
 	free(buf);
 }

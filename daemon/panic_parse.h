@@ -16,12 +16,12 @@
 
 #include "tracer.h"
 
-/* If line (ended by a newline or the string's end; next: the text after
- * it, or NULL) starts a panic, write "MESSAGE (thread 'NAME')" to msg
- * and "FILE:LINE:COL" to loc.  A message over several lines (assert_eq!)
- * is joined into one, its newlines and indentation one space each. */
-bool sc_parse_panic(const char *line, const char *next, char *msg,
-		    size_t msglen, char *loc, size_t loclen);
+/* If the text at line (its first line, then the lines after it) starts
+ * with a panic, write "MESSAGE (thread 'NAME')" to msg and
+ * "FILE:LINE:COL" to loc.  A message over several lines (assert_eq!) is
+ * joined into one, its newlines and indentation one space each. */
+bool sc_parse_panic(const char *line, char *msg, size_t msglen, char *loc,
+		    size_t loclen);
 
 /* If text (a Go program's stderr) holds a "panic: " or "fatal error: "
  * line, write it and its goroutine to msg ("panic: boom (goroutine 6)")

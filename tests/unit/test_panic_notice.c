@@ -11,6 +11,18 @@
 #include "run_notice.h"
 #include "tap.h"
 
+/* text (a panic's lines) gives the message want_msg and, unless NULL,
+ * the location want_loc. */
+static void parses(const char *text, const char *want_msg,
+		   const char *want_loc, const char *what)
+{
+	char msg[512], loc[256];
+
+	ok(sc_parse_panic(text, msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, want_msg) == 0 && (!want_loc || strcmp(loc, want_loc) == 0),
+	   "%s", what);
+}
+
 int main(void)
 {
 	char msg[512], loc[256], path[] = "/tmp/test_panic_notice.XXXXXX";
@@ -18,62 +30,44 @@ int main(void)
 	struct sc_run_result r;
 
 	plan(24);
-	ok(sc_parse_panic("thread 'main' panicked at 'called `Result::unwrap()` "
-			  "on an `Err` value: Any { .. }', src/main.rs:14:27",
-			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
-	   strcmp(msg, "panicked: called `Result::unwrap()` on an `Err` value: "
-		  "Any { .. } (thread 'main')") == 0 &&
-	   strcmp(loc, "src/main.rs:14:27") == 0, "rustc < 1.73 panic line");
-	ok(sc_parse_panic("thread 'w' panicked at 'a ', b', x.rs:1:2", NULL,
-			  msg, sizeof(msg), loc, sizeof(loc)) &&
-	   strcmp(msg, "panicked: a ', b (thread 'w')") == 0 &&
-	   strcmp(loc, "x.rs:1:2") == 0, "a message with quote-comma in it");
-	ok(sc_parse_panic("thread 'main' panicked at src/main.rs:2:5:",
-			  "boom", msg, sizeof(msg), loc, sizeof(loc)) &&
-	   strcmp(msg, "panicked: boom (thread 'main')") == 0 &&
-	   strcmp(loc, "src/main.rs:2:5") == 0, "rustc >= 1.73 panic lines");
-	ok(sc_parse_panic("thread 'main' (9744) panicked at cta.rs:11:5:",
-			  "balance went negative: -60", msg, sizeof(msg), loc,
-			  sizeof(loc)) &&
-	   strcmp(msg, "panicked: balance went negative: -60 (thread 'main')") == 0 &&
-	   strcmp(loc, "cta.rs:11:5") == 0,
-	   "rustc >= 1.88 panic lines: the thread id after the name");
-	ok(sc_parse_panic("thread '<unnamed>' (12) panicked at 'x', a.rs:1:1",
-			  NULL, msg, sizeof(msg), loc, sizeof(loc)) &&
-	   strcmp(msg, "panicked: x (thread '<unnamed>')") == 0,
-	   "a thread id with the old message form");
+	parses("thread 'main' panicked at 'called `Result::unwrap()` on an "
+	       "`Err` value: Any { .. }', src/main.rs:14:27",
+	       "panicked: called `Result::unwrap()` on an `Err` value: "
+	       "Any { .. } (thread 'main')", "src/main.rs:14:27",
+	       "rustc < 1.73 panic line");
+	parses("thread 'w' panicked at 'a ', b', x.rs:1:2",
+	       "panicked: a ', b (thread 'w')", "x.rs:1:2",
+	       "a message with quote-comma in it");
+	parses("thread 'main' panicked at src/main.rs:2:5:\nboom",
+	       "panicked: boom (thread 'main')", "src/main.rs:2:5",
+	       "rustc >= 1.73 panic lines");
+	parses("thread 'main' (9744) panicked at cta.rs:11:5:\n"
+	       "balance went negative: -60",
+	       "panicked: balance went negative: -60 (thread 'main')",
+	       "cta.rs:11:5",
+	       "rustc >= 1.88 panic lines: the thread id after the name");
+	parses("thread '<unnamed>' (12) panicked at 'x', a.rs:1:1",
+	       "panicked: x (thread '<unnamed>')", NULL,
+	       "a thread id with the old message form");
 	/* assert_eq! in rustc < 1.73: the quoted message spans lines. */
-	{
-		const char *text = "thread 'main' panicked at 'assertion failed: "
-				   "`(left == right)`\n  left: `1`,\n right: "
-				   "`2`: lost update', race.rs:23:5\nnote: run "
-				   "with `RUST_BACKTRACE=1`\n";
-		ok(sc_parse_panic(text, strchr(text, '\n') + 1, msg,
-				  sizeof(msg), loc, sizeof(loc)) &&
-		   strcmp(msg, "panicked: assertion failed: `(left == right)` "
-			  "left: `1`, right: `2`: lost update (thread "
-			  "'main')") == 0 &&
-		   strcmp(loc, "race.rs:23:5") == 0,
-		   "rustc < 1.73 assert_eq!: the message over three lines");
-	}
+	parses("thread 'main' panicked at 'assertion failed: `(left == right)`\n"
+	       "  left: `1`,\n right: `2`: lost update', race.rs:23:5\n"
+	       "note: run with `RUST_BACKTRACE=1`\n",
+	       "panicked: assertion failed: `(left == right)` left: `1`, "
+	       "right: `2`: lost update (thread 'main')", "race.rs:23:5",
+	       "rustc < 1.73 assert_eq!: the message over three lines");
 	/* ... and in rustc >= 1.73, the backtrace after it. */
-	{
-		const char *text = "thread 'main' (7) panicked at race.rs:23:5:\n"
-				   "assertion `left == right` failed: lost\n"
-				   "  left: 1\n right: 2\nstack backtrace:\n"
-				   "   0: rust_begin_unwind\n";
-		ok(sc_parse_panic(text, strchr(text, '\n') + 1, msg,
-				  sizeof(msg), loc, sizeof(loc)) &&
-		   strcmp(msg, "panicked: assertion `left == right` failed: "
-			  "lost left: 1 right: 2 (thread 'main')") == 0 &&
-		   strcmp(loc, "race.rs:23:5") == 0,
-		   "rustc >= 1.73 assert_eq!: the message over three lines");
-	}
+	parses("thread 'main' (7) panicked at race.rs:23:5:\n"
+	       "assertion `left == right` failed: lost\n  left: 1\n right: 2\n"
+	       "stack backtrace:\n   0: rust_begin_unwind\n",
+	       "panicked: assertion `left == right` failed: lost left: 1 "
+	       "right: 2 (thread 'main')", "race.rs:23:5",
+	       "rustc >= 1.73 assert_eq!: the message over three lines");
 	/* A quoted message that never ends in a location: no panic line. */
-	ok(!sc_parse_panic("thread 'main' panicked at 'half", "a line\n",
-			   msg, sizeof(msg), loc, sizeof(loc)),
+	ok(!sc_parse_panic("thread 'main' panicked at 'half\na line\n", msg,
+			   sizeof(msg), loc, sizeof(loc)),
 	   "an unterminated message is no panic line");
-	ok(!sc_parse_panic("stack backtrace:", NULL, msg, sizeof(msg), loc,
+	ok(!sc_parse_panic("stack backtrace:", msg, sizeof(msg), loc,
 			   sizeof(loc)), "not a panic line");
 	ok(sc_parse_go_panic("hello\npanic: runtime error: index out of range "
 			     "[5] with length 4\n\ngoroutine 6 [running]:\n"
