@@ -69,6 +69,27 @@ static int check_file(const char *path, const char *path_env,
 	return 0;
 }
 
+/* The first "DIR/program" of path_env's directories (empty entries
+ * skipped; the default PATH when none is given) that exists, in out. */
+static bool first_in_path(const char *program, const char *path_env,
+			  char *out, size_t len)
+{
+	const char *dirs = path_env && *path_env ? path_env
+			   : "/usr/local/bin:/usr/bin:/bin";
+
+	while (*dirs) {
+		size_t dl = strcspn(dirs, ":");
+
+		if (dl) {
+			snprintf(out, len, "%.*s/%s", (int)dl, dirs, program);
+			if (access(out, F_OK) == 0)
+				return true;
+		}
+		dirs += dl + (dirs[dl] == ':');
+	}
+	return false;
+}
+
 /* Is buf text a shell would read: UTF-8 (ASCII included) without
  * control characters other than whitespace and ESC?  Stricter than the
  * shells (bash refuses only a NUL in the first line; execvp runs
@@ -118,25 +139,10 @@ int sc_shell_script_without_shebang(const char *program,
 
 	if (!program || !*program)
 		return 0;
-	if (strchr(program, '/')) {
+	if (strchr(program, '/'))
 		snprintf(path, len, "%s", program);
-	} else {
-		/* execvp's search: the first PATH entry that has it. */
-		const char *dirs = path_env && *path_env ? path_env
-				   : "/usr/local/bin:/usr/bin:/bin";
-		bool found = false;
-
-		while (!found && *dirs) {
-			size_t dl = strcspn(dirs, ":");
-
-			snprintf(path, len, "%.*s/%s", (int)dl,
-				 dl ? dirs : ".", program);
-			found = access(path, F_OK) == 0;
-			dirs += dl + (dirs[dl] == ':');
-		}
-		if (!found)
-			return 0;
-	}
+	else if (!first_in_path(program, path_env, path, len))
+		return 0;
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    access(path, X_OK) < 0)
 		return 0;
@@ -193,31 +199,13 @@ int sc_check_program_info(const char *program, const char *path_env,
 		return 0;
 	}
 	/* Like execvp: search PATH. */
-	const char *path = path_env;
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	char *copy = strdup(path);
-	if (!copy) {
-		snprintf(err, errlen, "out of memory");
+	char candidate[4096];
+	if (!first_in_path(program, path_env, candidate, sizeof(candidate))) {
+		snprintf(err, errlen, "%s: command not found", program);
 		return -1;
 	}
-	char candidate[4096];
-	int rc = -1;
-	char *save = NULL;
-	for (char *dir = strtok_r(copy, ":", &save); dir;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(candidate, sizeof(candidate), "%s/%s",
-			 *dir ? dir : ".", program);
-		if (access(candidate, F_OK) < 0)
-			continue;
-		rc = check_file(candidate, path_env, info, err, errlen,
-				program);
-		if (rc == 0)
-			snprintf(resolved, len, "%s", candidate);
-		break;
-	}
-	free(copy);
-	if (rc < 0 && !*err)
-		snprintf(err, errlen, "%s: command not found", program);
-	return rc;
+	if (check_file(candidate, path_env, info, err, errlen, program) < 0)
+		return -1;
+	snprintf(resolved, len, "%s", candidate);
+	return 0;
 }
