@@ -473,10 +473,10 @@ int cmd_launch(int argc, char **argv)
 	Scctl__Request req = SCCTL__REQUEST__INIT;
 	struct launch_report rep = { 0 };
 	char resolved[PATH_MAX], why[PATH_MAX + 256], cwd[PATH_MAX];
-	char **args, **shell_argv = NULL, script[PATH_MAX];
+	char **args, script[PATH_MAX];
 	const struct sc_strategy *s;
 	struct sc_program_info info;
-	int c, fd, code, infd;
+	int c, fd, code, infd = -1;
 
 	opterr = 0;
 	/* 0, not 1: glibc then re-reads the optstring's ordering flag. */
@@ -527,31 +527,34 @@ int cmd_launch(int argc, char **argv)
 				       "[OPTIONS] -- PROGRAM [ARGS...])");
 	/* What runs: the program and its arguments; for a script without
 	 * #!, /bin/sh with the script and its arguments, as execvp(3) and
-	 * the shells run it (the trace records that command). */
-	char **prog = argv + optind;
+	 * the shells run it (the trace records that command).  args[0]
+	 * becomes the resolved path: the daemon does not search our PATH,
+	 * and replay needs the same file. */
 	size_t nprog = (size_t)(argc - optind);
 	bool shebangless = sc_shell_script_without_shebang(
 		argv[optind], getenv("PATH"), script, sizeof(script)) == 1;
-	if (shebangless) {
-		shell_argv = calloc(nprog + 2, sizeof(*shell_argv));
-		if (!shell_argv) {
-			cli_error("out of memory");
-			return EXIT_FAIL;
-		}
-		shell_argv[0] = (char *)SHELL_FOR_SCRIPTS;
-		shell_argv[1] = script;
-		memcpy(shell_argv + 2, prog + 1, (nprog - 1) * sizeof(*prog));
-		prog = shell_argv;
-		nprog++;
+	args = calloc(nprog + 2, sizeof(*args));
+	if (!args) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
 	}
-	if (sc_check_program_info(prog[0], getenv("PATH"), resolved,
+	if (shebangless) {
+		args[0] = (char *)SHELL_FOR_SCRIPTS;
+		args[1] = script;
+		memcpy(args + 2, argv + optind + 1, (nprog - 1) * sizeof(*args));
+		nprog++;
+	} else {
+		memcpy(args, argv + optind, nprog * sizeof(*args));
+	}
+	code = EXIT_FAIL;
+	if (sc_check_program_info(args[0], getenv("PATH"), resolved,
 				  sizeof(resolved), &info, why,
 				  sizeof(why)) < 0) {
 		cli_error("%s", why);
-		free(shell_argv);
-		return EXIT_FAIL;
+		goto out;
 	}
-	leak_check_off(prog[0], info.script ? info.elf : resolved);
+	leak_check_off(args[0], info.script ? info.elf : resolved);
+	args[0] = resolved;
 	/* The kernel runs a script by its interpreter, which starts the
 	 * real work in child processes (or execs it): follow them, or
 	 * nothing of interest would be scheduled. */
@@ -578,37 +581,21 @@ int cmd_launch(int argc, char **argv)
 	}
 	if (!getcwd(cwd, sizeof(cwd))) {
 		cli_error("getcwd: %s", strerror(errno));
-		free(shell_argv);
-		return EXIT_FAIL;
+		goto out;
 	}
 	code = cli_launch_stdin(o.stdin_file, &infd);
-	if (code) {
-		free(shell_argv);
-		return code;
-	}
+	if (code)
+		goto out;
 	if (infd >= 0)
 		o.req.has_stdin_fd = o.req.stdin_fd = 1;
-	/* argv[0] becomes the resolved path: the daemon does not search
-	 * our PATH, and replay needs the same file. */
-	args = calloc(nprog + 1, sizeof(*args));
-	if (!args) {
-		cli_error("out of memory");
-		close_input(infd);
-		free(shell_argv);
-		return EXIT_FAIL;
-	}
-	memcpy(args, prog, nprog * sizeof(*args));
-	args[0] = resolved;
-	free(shell_argv);
 	o.req.argv = args;
 	o.req.n_argv = nprog;
 	o.req.cwd = cwd;
 	o.req.env = cli_environment(&o.req.n_env);
 	if (!o.req.env) {
-		free(args);
 		cli_error("out of memory");
-		close_input(infd);
-		return EXIT_FAIL;
+		code = EXIT_FAIL;
+		goto out;
 	}
 	if (!o.req.has_seed) {
 		o.req.has_seed = 1;
@@ -625,10 +612,8 @@ int cmd_launch(int argc, char **argv)
 
 	fd = cli_connect(true, NULL);
 	if (fd < 0) {
-		free(o.req.env);
-		free(args);
-		close_input(infd);
-		return EXIT_FAIL;
+		code = EXIT_FAIL;
+		goto out;
 	}
 	if (!o.req.detach)
 		cli_stop_on_interrupt(fd);
@@ -641,6 +626,7 @@ int cmd_launch(int argc, char **argv)
 	}
 	close(fd);
 	report_launch_free(&rep);
+out:
 	close_input(infd);
 	free(o.req.env);
 	free(args);

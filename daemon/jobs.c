@@ -18,6 +18,7 @@
 #include "framing.h"
 #include "jobs.h"
 #include "log.h"
+#include "mono_clock.h"
 #include "worker.h"
 
 /* How often the session looks at its cancel flag while jobs run. */
@@ -29,7 +30,7 @@
  * machine.  A job that does not (stopped, or stuck in a wait that misses
  * its cancel flag) must not keep its session "running" for ever: SIGKILL
  * ends it, and its programs with it (their PR_SET_PDEATHSIG). */
-#define TERM_GRACE_MS 10000
+#define TERM_GRACE_S 10
 
 /* Shared with the jobs (MAP_SHARED): no job starts a run above it.  The
  * lowest failing run so far without --keep-going, 0 when stopping. */
@@ -76,7 +77,7 @@ struct session {
 	size_t next;                /* first position not yet delivered */
 	bool stopping;              /* no more deliveries */
 	bool killed;                /* SIGTERM sent to the jobs */
-	uint64_t killed_ms;         /* when (monotonic) */
+	double killed_at;           /* when (sc_mono_seconds) */
 	bool forced;                /* SIGKILL sent to the jobs left */
 	char *err;
 	size_t errlen;
@@ -100,38 +101,31 @@ static long position_of(const struct sc_jobs *J, uint32_t run)
 	return -1;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static void stop_jobs(struct session *S)
 {
 	__atomic_store_n(run_limit, 0, __ATOMIC_RELEASE);
 	if (S->killed)
 		return;
 	S->killed = true;
-	S->killed_ms = now_ms();
+	S->killed_at = sc_mono_seconds();
 	for (uint32_t j = 0; j < S->J->njobs; j++)
 		if (S->jobs[j].pid > 0 && S->jobs[j].fd >= 0)
 			kill(S->jobs[j].pid, SIGTERM);
 }
 
-/* The jobs still running TERM_GRACE_MS after their SIGTERM get SIGKILL,
+/* The jobs still running TERM_GRACE_S after their SIGTERM get SIGKILL,
  * once; the log says which. */
 static void force_jobs(struct session *S)
 {
-	if (!S->killed || S->forced || now_ms() - S->killed_ms < TERM_GRACE_MS)
+	if (!S->killed || S->forced || 
+	    sc_mono_seconds() - S->killed_at < TERM_GRACE_S)
 		return;
 	S->forced = true;
 	for (uint32_t j = 0; j < S->J->njobs; j++)
 		if (S->jobs[j].pid > 0 && S->jobs[j].fd >= 0) {
 			sc_log("job %u (pid %d) still running %d s after "
 			       "SIGTERM: killed", j + 1, (int)S->jobs[j].pid,
-			       TERM_GRACE_MS / 1000);
+			       TERM_GRACE_S);
 			kill(S->jobs[j].pid, SIGKILL);
 		}
 }

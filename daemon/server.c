@@ -28,6 +28,7 @@
 #include "control.pb-c.h"
 #include "framing.h"
 #include "log.h"
+#include "mono_clock.h"
 #include "paths.h"
 #include "reply.h"
 #include "server.h"
@@ -184,14 +185,6 @@ static void cleanup_files(const struct sc_daemon *d)
 	 * different files of the same name. */
 }
 
-static time_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
-
 /* Sessions left "running" by a dead worker (pid > 0) or by a dead
  * daemon (pid 0: any whose worker is gone) become "interrupted". */
 static void mark_interrupted(const struct sc_daemon *d, int pid)
@@ -236,11 +229,11 @@ static void reap(const struct sc_daemon *d)
 
 static void stop_workers(const struct sc_daemon *d)
 {
-	time_t deadline = mono_now() + SHUTDOWN_GRACE_S;
+	double deadline = sc_mono_seconds() + SHUTDOWN_GRACE_S;
 
 	for (size_t i = 0; i < nworkers; i++)
 		kill(workers[i], SIGTERM);
-	while (nworkers > 0 && mono_now() < deadline) {
+	while (nworkers > 0 && sc_mono_seconds() < deadline) {
 		usleep(20000);
 		reap(d);
 	}
@@ -431,7 +424,7 @@ static void accept_all(struct sc_daemon *d, int *shutdown_fd)
 
 int sc_server_run(struct sc_daemon *d)
 {
-	time_t last_busy = mono_now();
+	double last_busy = sc_mono_seconds();
 	int shutdown_fd = -1;
 	const char *why = "shutdown requested";
 
@@ -456,7 +449,8 @@ int sc_server_run(struct sc_daemon *d)
 			break;
 		}
 		if (d->idle_exit && nworkers == 0) {
-			time_t left = last_busy + (time_t)d->idle_exit - mono_now();
+			double left = last_busy + (double)d->idle_exit -
+				      sc_mono_seconds();
 
 			if (left <= 0) {
 				why = "idle";
@@ -473,7 +467,7 @@ int sc_server_run(struct sc_daemon *d)
 		/* Busy until now if a worker ran (it may have just ended)
 		 * or a client came. */
 		if (nworkers > 0 || pfd[0].revents)
-			last_busy = mono_now();
+			last_busy = sc_mono_seconds();
 		reap(d);
 		if (pfd[0].revents & POLLIN)
 			accept_all(d, &shutdown_fd);

@@ -22,6 +22,7 @@
 
 #include "assert_parse.h"
 #include "log.h"
+#include "mono_clock.h"
 #include "reply.h"
 #include "seeds.h"
 #include "session_dir.h"
@@ -211,14 +212,6 @@ static int report(struct attach *A, const struct sc_run_result *res,
 	return s.exit_code;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int sc_worker_attach(int conn, const Scctl__AttachRequest *req,
 		     const struct sc_daemon *d)
 {
@@ -230,7 +223,7 @@ int sc_worker_attach(int conn, const Scctl__AttachRequest *req,
 	struct sc_run_result res;
 	char err[2048], dberr[512], trace[PATH_MAX + 32];
 	const char *state = "done";
-	double t0 = now_s();
+	double t0 = sc_mono_seconds();
 	int code, rc;
 
 	code = check(&A, err, sizeof(err));
@@ -317,7 +310,7 @@ int sc_worker_attach(int conn, const Scctl__AttachRequest *req,
 		code = 3;
 	} else {
 		sc_trace_finish(w, &res);
-		code = report(&A, &res, trace, now_s() - t0);
+		code = report(&A, &res, trace, sc_mono_seconds() - t0);
 	}
 	if (sc_worker_stop_requested)
 		state = "stopped";

@@ -21,6 +21,7 @@
 #include "assert_parse.h"
 #include "gtest_report.h"
 #include "log.h"
+#include "mono_clock.h"
 #include "panic_parse.h"
 #include "reply.h"
 #include "run_notice.h"
@@ -115,14 +116,6 @@ struct launch {
 	bool server_tried, server_stdio_open;
 	struct sc_server_stdio server_stdio;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static bool is_bug(enum sc_verdict v)
 {
@@ -1488,7 +1481,7 @@ int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
 			    .learnt.search.bug_preemptions = -1 };
 	Scctl__Reply first = SCCTL__REPLY__INIT;
 	char err[2048];
-	double t0 = now_s();
+	double t0 = sc_mono_seconds();
 	int code;
 
 	code = check_request(&L, err, sizeof(err));
@@ -1534,7 +1527,7 @@ int sc_worker_launch(int conn, const Scctl__LaunchRequest *req,
 	run_jobs(&L);
 	/* The index first: whoever reads the summary may query it. */
 	session_end(&L);
-	send_summary(&L, now_s() - t0);
+	send_summary(&L, sc_mono_seconds() - t0);
 	sc_log("session %s: %u runs, %u failing%s%s", L.session.id, L.completed,
 	       L.failing, L.fatal[0] ? ", stopped: " : "", L.fatal);
 	code = L.fatal[0] ? 3 : L.failing ? 1 : 0;
