@@ -50,9 +50,11 @@ int cli_launch_stdin(const char *file, int *fd)
 			close(in);
 		if (!file)
 			return 0;       /* a terminal: /dev/null, as documented */
-		return cli_usage_error("--stdin %s: %s", file,
-				       S_ISDIR(st.st_mode) ? "is a directory"
-				       : "is a terminal");
+		/* A file that cannot be the input, like one that cannot be
+		 * opened: the same exit status. */
+		cli_error("--stdin %s: %s", file, S_ISDIR(st.st_mode)
+			  ? "is a directory" : "is a terminal");
+		return EXIT_FAIL;
 	}
 	if (is_dev_null(&st)) {
 		if (in != STDIN_FILENO)

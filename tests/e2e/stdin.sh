@@ -108,6 +108,12 @@ sc launch -n 1 --stdin "$SC_TMP/no-such-file" -- sort >"$SC_TMP/out" \
 tap_is "$rc $(count_lines "$SC_TMP/err")" "3 1" \
 	"--stdin with a missing file: exit 3 and one line"
 
+rc=0
+sc launch -n 1 --stdin "$SC_TMP" -- sort >"$SC_TMP/out" \
+	2>"$SC_TMP/err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/err") $(grep -c 'is a directory' "$SC_TMP/err")" \
+	"3 1 1" "--stdin with a directory: exit 3 and one line, as a missing file"
+
 # A pipe whose writer keeps it open: the input is read whole first, and
 # after two seconds the launch says that it waits for its end.
 rc=0
