@@ -227,6 +227,11 @@ struct sc_thread {
 	bool probe_at_exit, exit_tried;
 	size_t nprobe_hashes;
 	uint64_t probe_hashes[64];      /* states seen at probe_pc */
+	/* A state seen twice, waiting to come back once more to be called
+	 * a spin (sc_preempt_spin_check); 0: none.  spin_memory: the hash
+	 * of the memory a spin leaves alone at its last occurrence. */
+	uint64_t spin_candidate, spin_memory;
+	uint32_t spin_confirm_hits;
 	uint64_t preempt_regs[SC_PREEMPT_REGS]; /* of a budget preemption */
 	/* Replay (preempt_replay.c): where to stop it, and how far it is. */
 	struct sc_preempt_target target;
@@ -768,6 +773,14 @@ void sc_preempt_state_words(const struct sc_thread *t,
 uint64_t sc_preempt_state_hash(struct sc_thread *t);
 uint64_t sc_preempt_full_hash(struct sc_thread *t, uint64_t regs_hash);
 bool sc_preempt_seen_before(struct sc_thread *t, uint64_t full, bool *full_up);
+enum sc_spin { SC_SPIN_UNSURE, SC_SPIN_YES, SC_SPIN_NO };
+/* A hit of the probe with state full: is the thread spinning (YES), making
+ * progress in memory though its state repeats (NO), or not known yet? */
+enum sc_spin sc_preempt_spin_check(struct sc_thread *t, uint64_t full,
+				   bool *full_up);
+/* ---- spin_memory.c ---- */
+/* Hash of the memory where a loop keeps its progress (t stopped). */
+uint64_t sc_spin_memory_hash(struct sc_thread *t);
 int sc_preempt_plant_bp(struct sc_thread *t, uint64_t pc);
 void sc_preempt_remove_bp(struct sc_thread *t);
 uint64_t sc_preempt_cpu_used(struct sc_thread *t);

@@ -138,6 +138,36 @@ bool sc_preempt_seen_before(struct sc_thread *t, uint64_t full, bool *full_up)
 	return false;
 }
 
+/* A state seen before is a spin only when it comes back once more with
+ * the memory a spin leaves alone (spin_memory.c) the same: a loop whose
+ * progress is in memory (a counter, a table) repeats its state too, and
+ * preempted as a spin at its second occurrence it could not be replayed
+ * (replay stops at any occurrence of a spin's state).  The state must
+ * come back within PROBE_HITS hits. */
+enum sc_spin sc_preempt_spin_check(struct sc_thread *t, uint64_t full,
+				   bool *full_up)
+{
+	*full_up = false;
+	if (t->nprobe_hashes == 0)
+		t->spin_candidate = 0;          /* a new stretch */
+	if (t->spin_candidate) {
+		if (full != t->spin_candidate)
+			return ++t->spin_confirm_hits > PROBE_HITS
+			       ? SC_SPIN_NO : SC_SPIN_UNSURE;
+		uint64_t memory = sc_spin_memory_hash(t);
+		bool same = memory == t->spin_memory;
+
+		t->spin_candidate = 0;
+		return same ? SC_SPIN_YES : SC_SPIN_NO;
+	}
+	if (!sc_preempt_seen_before(t, full, full_up))
+		return SC_SPIN_UNSURE;
+	t->spin_candidate = full;
+	t->spin_memory = sc_spin_memory_hash(t);
+	t->spin_confirm_hits = 0;
+	return SC_SPIN_UNSURE;
+}
+
 bool sc_is_restart(const struct user_regs_struct *r)
 {
 	int64_t rax = (int64_t)r->rax;
@@ -364,15 +394,22 @@ static void probe_hit(struct sc_engine *e, struct sc_thread *t)
 		return;
 	}
 
-	if (sc_preempt_seen_before(t, sc_preempt_full_hash(t, h), &full_up)) {
+	switch (sc_preempt_spin_check(t, sc_preempt_full_hash(t, h),
+				      &full_up)) {
+	case SC_SPIN_YES:
 		sc_preempt_here(e, t, h, SC_PREEMPT_SPIN);
 		return;
+	case SC_SPIN_UNSURE:
+		if (!full_up) {
+			sc_preempt_go_on(e, t);
+			return;
+		}
+		break;
+	case SC_SPIN_NO:
+		break;
 	}
-	if (!full_up) {
-		sc_preempt_go_on(e, t);
-		return;
-	}
-	/* A computation, not a spin. */
+	/* A computation, not a spin (or its state repeats, but it makes
+	 * progress in memory meanwhile). */
 	uint64_t used = sc_preempt_cpu_used(t);
 	uint64_t budget = (uint64_t)BUDGET_SLICES * t->slice_us * 1000u;
 	if (used >= budget) {

@@ -246,11 +246,22 @@ void sc_preempt_replay_hit(struct sc_engine *e, struct sc_thread *t)
 	uint64_t h = sc_preempt_state_hash(t);
 	bool full_up = false, spin = t->target.preempt_flags & SC_PREEMPT_SPIN;
 
-	if (h == t->target.state ||
-	    (spin && sc_preempt_seen_before(t, sc_preempt_full_hash(t, h),
-					    &full_up))) {
+	if (h == t->target.state) {
 		sc_preempt_here(e, t, h, t->target.preempt_flags);
 		return;
+	}
+	/* A spin whose state differs from the recorded one (a register
+	 * holds a byte that differs from run to run): any turn of it will
+	 * do, once it is known to be one, as when recording. */
+	if (spin) {
+		enum sc_spin s = sc_preempt_spin_check(
+			t, sc_preempt_full_hash(t, h), &full_up);
+		if (s == SC_SPIN_YES) {
+			sc_preempt_here(e, t, h, t->target.preempt_flags);
+			return;
+		}
+		if (s == SC_SPIN_NO)
+			full_up = true;
 	}
 	if (full_up)
 		t->nprobe_hashes = 0;

@@ -12,6 +12,9 @@
 #    its state; preempt_compute (two threads computing while the other is
 #    runnable) and long_compute hold none (a computation that ends by
 #    itself is not preempted); preempt_compute replays 20 times out of 20;
+#  - memory_progress (a computation whose state at an instruction repeats
+#    while its progress is in memory) holds no preemption: it is no spin;
+#    5 replays of its run print what the run printed;
 #  - budget_compute with --slice-us 100 holds preemptions of a
 #    computation (its CPU budget used up) and replays 5 times out of 5;
 #  - tight_compute with --slice-us 200 (a one-instruction loop) holds
@@ -156,6 +159,25 @@ for spec in "/bin/true:$PASS_REPLAYS" "long_compute:$PASS_REPLAYS" \
 	esac
 	replay_times "$label" "$trace" "$n" pass
 done
+
+# memory_progress's state at a hot instruction repeats, its progress is
+# in memory: taken for a spin, it was preempted at the state's second
+# occurrence, and a replay (which stops a spin at any occurrence) stopped
+# it early: same events, other output.  -s random: preemptions by the
+# time slice.
+bin=$(sc_target memory_progress)
+json=$SC_TMP/memory_progress.json
+rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" -s random --granularity sync -- "$bin")
+tap_is "$rc" 0 "memory_progress: launch -n 1 passes"
+trace=$(run1_trace "$json")
+preempts memory_progress "$trace" none
+same=0
+for i in $(seq 5); do
+	sc replay --timeout "$REPLAY_TIMEOUT" "$trace" >"$SC_TMP/progress.$i.out" \
+		2>/dev/null && cmp -s "$SC_TMP/progress.$i.out" "${trace%.sctrace}.out" &&
+		same=$((same + 1))
+done
+tap_is "$same" 5 "memory_progress: 5 replays print what the run printed ($load)"
 
 # budget_run NAME SLICE_US: record run 1 of NAME with --slice-us SLICE_US
 # and check that its trace holds preemptions of a computation (its CPU
