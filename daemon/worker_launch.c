@@ -537,11 +537,11 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	}
 	/* Not in a systematic search: its runs must each take the
 	 * alternatives it chose, exits included. */
-	bool defer_exit = controlled && !L->strategy->done &&
-			  (pt.pilot || sc_exit_defer_chosen(seed));
+	bool wrap_exit = controlled && !L->strategy->done;
 	bool free_events = controlled && pt.granularity == SC_GRAN_MEM;
-	if (defer_exit)
-		sc_exit_defer_wrap(&defer, &policy);
+	if (wrap_exit)
+		sc_exit_defer_wrap(&defer, &policy,
+				   pt.pilot || sc_exit_defer_chosen(seed));
 	if (controlled && trace) {
 		struct sc_trace_header h = {
 			.tool_version = PACKAGE_VERSION,
@@ -692,7 +692,7 @@ out:
 			close(errfd);
 	}
 	if (controlled) {
-		if (defer_exit)
+		if (wrap_exit)
 			sc_exit_defer_unwrap(&defer, &policy);
 		L->strategy->destroy(&policy);
 		/* A run the tool could not finish taught nothing reliable;

@@ -22,18 +22,22 @@ static bool progresses(const struct sc_thread_view *tv)
 	return !exits(tv) && !sc_event_is_spin(tv->next.kind);
 }
 
-static int defer_pick(void *ctx, const struct sc_sched_view *view)
+/* Stopped by its time slice between two scheduling points: computing or
+ * spinning, with nothing another thread could see before the process
+ * ends (no system call, no synchronisation on the way). */
+static bool computing(const struct sc_thread_view *tv)
 {
-	struct sc_exit_defer *d = ctx;
-	struct sc_sched_view v = *view;
-	size_t n = 0, nexit = 0, nprogress = 0;
+	return tv->next.kind == SC_EV_PREEMPT;
+}
 
-	for (size_t i = 0; i < view->nenabled; i++) {
-		nexit += exits(&view->threads[view->enabled[i]]);
-		nprogress += progresses(&view->threads[view->enabled[i]]);
-	}
-	if (nexit == 0 || nprogress == 0 || d->deferred >= SC_EXIT_DEFER_MAX)
-		return d->inner.pick(d->inner.ctx, view);
+/* The inner policy picks among the enabled threads that end the process
+ * (exiting) or among the others. */
+static int pick_among(struct sc_exit_defer *d,
+		      const struct sc_sched_view *view, bool exiting)
+{
+	struct sc_sched_view v = *view;
+	size_t n = 0;
+
 	if (d->cap < view->nenabled) {
 		uint32_t *nv = realloc(d->enabled,
 				       view->nenabled * sizeof(*nv));
@@ -43,12 +47,38 @@ static int defer_pick(void *ctx, const struct sc_sched_view *view)
 		d->cap = view->nenabled;
 	}
 	for (size_t i = 0; i < view->nenabled; i++)
-		if (!exits(&view->threads[view->enabled[i]]))
+		if (exits(&view->threads[view->enabled[i]]) == exiting)
 			d->enabled[n++] = view->enabled[i];
-	d->deferred++;
 	v.enabled = d->enabled;
 	v.nenabled = n;
 	return d->inner.pick(d->inner.ctx, &v);
+}
+
+static int defer_pick(void *ctx, const struct sc_sched_view *view)
+{
+	struct sc_exit_defer *d = ctx;
+	size_t nexit = 0, nprogress = 0, ncomputing = 0;
+
+	for (size_t i = 0; i < view->nenabled; i++) {
+		const struct sc_thread_view *tv =
+			&view->threads[view->enabled[i]];
+
+		nexit += exits(tv);
+		nprogress += progresses(tv);
+		ncomputing += computing(tv);
+	}
+	/* The exit against threads that only compute (a detached worker
+	 * still in its loop when main returns): running them on shows
+	 * nothing, and each turn is a time slice budget of CPU (a loop
+	 * that never returns: seconds), which a strategy that keeps
+	 * choosing it turned into a false hang. */
+	if (nexit > 0 && ncomputing > 0 && nexit + ncomputing == view->nenabled)
+		return pick_among(d, view, true);
+	if (!d->defer || nexit == 0 || nprogress == 0 ||
+	    d->deferred >= SC_EXIT_DEFER_MAX)
+		return d->inner.pick(d->inner.ctx, view);
+	d->deferred++;
+	return pick_among(d, view, false);
 }
 
 static size_t defer_pick_wake(void *ctx, const struct sc_event *waker,
@@ -97,10 +127,12 @@ static const char *defer_error(void *ctx)
 	return d->inner.error(d->inner.ctx);
 }
 
-void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p)
+void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p,
+			bool defer)
 {
 	memset(d, 0, sizeof(*d));
 	d->inner = *p;
+	d->defer = defer;
 	/* A callback the inner policy leaves NULL stays NULL: the engine's
 	 * default applies. */
 	*p = (struct sc_policy){

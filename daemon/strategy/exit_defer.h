@@ -22,6 +22,11 @@
  * main's atexit handlers and static destructors, which still run while
  * the threads are going.
  *
+ * Every run of a strategy that is no systematic search is wrapped, for
+ * one rule that holds whether exits are deferred or not: when the only
+ * threads that could run instead of the exit are computing (stopped by
+ * their time slice between scheduling points), the exit goes first.
+ *
  * The wrapped run's trace records what ran as always, so its replay
  * needs nothing of this.
  */
@@ -41,6 +46,8 @@ struct sc_exit_defer {
 	uint32_t *enabled;      /* the filtered enabled set of a pick */
 	size_t cap;
 	uint32_t deferred;      /* picks that left an exit out */
+	bool defer;             /* hold exits back (else only the rule
+				 * against computing threads applies) */
 };
 
 /* Whether a (not pilot) run with this seed defers its exit: one seed in
@@ -54,8 +61,10 @@ static inline bool sc_exit_defer_chosen(uint64_t seed)
 	return ((x ^ (x >> 31)) & 1) != 0;
 }
 
-/* Make *p the wrapper of the policy *p was (moved into d->inner). */
-void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p);
+/* Make *p the wrapper of the policy *p was (moved into d->inner); defer:
+ * hold exits back as above. */
+void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p,
+			bool defer);
 /* Give *p back its inner policy (to be destroyed by its strategy) and
  * free what the wrapper took. */
 void sc_exit_defer_unwrap(struct sc_exit_defer *d, struct sc_policy *p);
