@@ -78,11 +78,23 @@ static bool check_limits(struct sc_engine *e)
 			 "keeps running", (sc_now_us() - e->start_us) / 1e6,
 			 (unsigned long long)e->step);
 		e->finished = true;
-	} else if (e->deadline_us && sc_now_us() >= e->deadline_us) {
+	} else if (e->deadline_us && sc_now_us() >= e->deadline_us &&
+		   !sc_load_wait_extend(e)) {
 		r->verdict = SC_VERDICT_HANG;
-		snprintf(r->message, sizeof(r->message),
-			 "hang: run exceeded its %.3g s time budget after %llu events",
-			 cfg->timeout_ms / 1000.0, (unsigned long long)e->step);
+		double budget_s = cfg->timeout_ms / 1000.0;
+		double with_waits_s = (double)(e->deadline_us - e->start_us) / 1e6;
+
+		if (with_waits_s > budget_s + 0.0005)
+			snprintf(r->message, sizeof(r->message),
+				 "hang: run exceeded its %.3g s time budget "
+				 "(%.3g s with the time it waited for a CPU) "
+				 "after %llu events", budget_s, with_waits_s,
+				 (unsigned long long)e->step);
+		else
+			snprintf(r->message, sizeof(r->message),
+				 "hang: run exceeded its %.3g s time budget "
+				 "after %llu events", budget_s,
+				 (unsigned long long)e->step);
 		sc_report_hang_stacks(e);
 		e->finished = true;
 	}
@@ -498,6 +510,7 @@ static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res
 	e.start_us = sc_now_us();
 	if (cfg->timeout_ms)
 		e.deadline_us = e.start_us + (uint64_t)cfg->timeout_ms * 1000;
+	sc_load_wait_start(&e);
 	int rc = 1;
 	if (forking)
 		rc = start_forked(&e);

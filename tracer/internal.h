@@ -316,6 +316,8 @@ struct sc_engine {
 	int err_pipe;                   /* child's exec errno, CLOEXEC */
 	uint64_t start_us;
 	uint64_t deadline_us;           /* 0: none */
+	/* This thread's run-queue wait when the run began (load_wait.c). */
+	uint64_t own_delay_at_start_ns;
 	/* A thread of ours in the kernel that a controlled thread has just
 	 * sent a signal (tgkill): the next decision waits for it to come
 	 * back, until this deadline, so that when it does is not timing. */
@@ -766,6 +768,13 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig);
 /* Is a controlled thread other than t able to run now (ready, or a timed
  * waiter that could time out)? */
 bool sc_other_can_run(struct sc_engine *e, const struct sc_thread *t);
+
+/* ---- load_wait.c ---- */
+/* Note where the supervisor's run-queue wait stands as the run begins. */
+void sc_load_wait_start(struct sc_engine *e);
+/* The deadline has come: move it by the time the run waited for a CPU
+ * (the machine's load); true when it moved past now. */
+bool sc_load_wait_extend(struct sc_engine *e);
 
 /* ---- preempt.c ---- */
 void sc_preempt_state_words(const struct sc_thread *t,

@@ -7,6 +7,8 @@
 #    fault used to be stepped again forever).
 #  - A thread whose SIGSEGV handler returns (the same fault forever) and a
 #    thread spinning on a flag nobody sets: "hang" at --timeout.
+#  - A run slowed past --timeout by other programs on its CPU (its own
+#    children): no hang, the time it waited for a CPU extends it.
 #  - A detached thread counting (no system call) when main returns: the
 #    run ends, no hang, with pos and random.
 #  - An int3 of the program's own without a handler: crash, with its
@@ -106,6 +108,19 @@ for strategy in pos random; do
 		"detached_spinner -s $strategy: 10 runs pass, main's exit waits for one turn of the counting thread at most"
 	[ "$rc" -eq 0 ] || tap_diag_file "$json.err" 5
 done
+
+# A run slowed down by load is not a hang: cpu_hogs computes ~0.1 s of
+# CPU while three children of its own spin on its CPU, so the run takes
+# several times that; --timeout 0.25 is below its wall time, above its
+# CPU time.  The time it waited for the CPU extends its deadline: all 5
+# runs pass (before: 5 of 5 'hang').
+target=$(sc_target cpu_hogs)
+json=$SC_TMP/cpu_hogs.json
+rc=$(sc_launch_json "$json" -n 5 --seed 1 --keep-going --granularity sync \
+	--timeout 0.25 -- "$target")
+tap_is "$rc $(json_get "$json" 'd["failing_runs"]')" "0 0" \
+	"cpu_hogs: a run slowed down by load past --timeout passes: waiting for a CPU is no hang"
+[ "$rc" -eq 0 ] || tap_diag_file "$json.err" 5
 
 # Every thread waits inside the kernel (a pipe nobody writes): the hang
 # report still shows where, each thread's stack at its read.
