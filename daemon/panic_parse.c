@@ -183,15 +183,29 @@ bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
 	return true;
 }
 
+/* The first panic of text, line by line. */
+static bool first_panic(const char *text, char *msg, size_t msglen,
+			char *loc, size_t loclen)
+{
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		if (sc_parse_panic(line, msg, msglen, loc, loclen))
+			return true;
+		line = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
 void sc_describe_panic(const struct sc_run_result *r, const char *path,
-		       char *msg, size_t msglen, char *loc, size_t loclen)
+		       const char *out_path, char *msg, size_t msglen,
+		       char *loc, size_t loclen)
 {
 	if (r->verdict != SC_VERDICT_EXIT ||
 	    (r->exit_status != RUST_PANIC_STATUS &&
 	     r->exit_status != GO_PANIC_STATUS))
 		return;
 	char *buf = sc_file_head(path, SC_REPORT_HEAD_BYTES);
-	if (!buf)
+	if (!buf && r->exit_status == GO_PANIC_STATUS)
 		return;
 	if (r->exit_status == GO_PANIC_STATUS) {
 		char m[1024], l[512];
@@ -203,11 +217,20 @@ void sc_describe_panic(const struct sc_run_result *r, const char *path,
 		free(buf);
 		return;
 	}
-	for (const char *line = buf; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		if (sc_parse_panic(line, msg, msglen, loc, loclen))
-			break;
-		line = nl ? nl + 1 : NULL;
-	}
+	/* An empty stderr (sc_file_head: NULL) is no panic. */
+	bool found = buf && first_panic(buf, msg, msglen, loc, loclen);
 	free(buf);
+	if (found || !out_path)
+		return;
+	/* A cargo test binary: libtest captures each test's output and
+	 * prints a failed test's at the end, on stdout, under "---- NAME
+	 * stdout ----" (the panic's thread is the test's name). */
+	char *tail = malloc(SC_REPORT_HEAD_BYTES);
+	if (!tail)
+		return;
+	sc_file_tail(out_path, SC_REPORT_HEAD_BYTES / 16, tail,
+		     SC_REPORT_HEAD_BYTES);
+	const char *section = strstr(tail, "\n---- ");
+	first_panic(section ? section + 1 : tail, msg, msglen, loc, loclen);
+	free(tail);
 }

@@ -31,8 +31,12 @@ bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
 		       char *loc, size_t loclen);
 /* For a run that exited with status 101 (Rust) or 2 (Go): replace msg
  * and loc with the first panic found in the first 64 KiB of the stderr
- * file at path.  Leaves them alone otherwise. */
+ * file at path, or for Rust, when there is none, in the last 64 KiB of
+ * the stdout file at out_path (may be NULL), where a cargo test binary
+ * prints the output it captured of its failed tests.  Leaves them alone
+ * otherwise. */
 void sc_describe_panic(const struct sc_run_result *r, const char *path,
-		       char *msg, size_t msglen, char *loc, size_t loclen);
+		       const char *out_path, char *msg, size_t msglen,
+		       char *loc, size_t loclen);
 
 #endif /* SCHEDCTL_PANIC_PARSE_H */

@@ -726,7 +726,8 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 	scctl__bug__init(b);
 	sc_file_tail(f->err, 5, tail, sizeof(tail));
 	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
-	sc_describe_panic(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_panic(res, f->err, f->out, msg, sizeof(msg), loc,
+			  sizeof(loc));
 	sc_describe_sanitizer(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
 	sc_describe_gtest(res, f->out, msg, sizeof(msg), loc, sizeof(loc));
 	if (!L->strategy->create)

@@ -359,7 +359,8 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		sc_bug_describe(&o->res, tail, o->message, sizeof(o->message),
 				o->location, sizeof(o->location));
 		sc_strf(errpath, sizeof(errpath), "/proc/self/fd/%d", errfd);
-		sc_describe_panic(&o->res, errpath, o->message,
+		sc_strf(outpath, sizeof(outpath), "/proc/self/fd/%d", outfd);
+		sc_describe_panic(&o->res, errpath, outpath, o->message,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));
 		/* As launch describes the run: a sanitizer's report, a
@@ -367,7 +368,6 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		sc_describe_sanitizer(&o->res, errpath, o->message,
 				      sizeof(o->message), o->location,
 				      sizeof(o->location));
-		sc_strf(outpath, sizeof(outpath), "/proc/self/fd/%d", outfd);
 		sc_describe_gtest(&o->res, outpath, o->message,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));

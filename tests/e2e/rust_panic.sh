@@ -3,7 +3,9 @@
 # unwrapping the join) under RUST_BACKTRACE=1, which makes the runtime
 # walk and symbolise two backtraces before it exits with status 101: the
 # verdict of every run is that exit, with the first panic's message and
-# location, not a budget exhausted on the way, and a run replays.  Built
+# location, not a budget exhausted on the way, and a run replays.  A
+# libtest binary's failed test (rustc --test: the panic captured, printed
+# on stdout) gets its message and location too.  Built
 # here with Debian's /usr/bin/rustc; skipped when it is not installed.
 set -u
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
@@ -15,7 +17,8 @@ RUSTC=/usr/bin/rustc
 RUNS=5
 
 if [ ! -x "$RUSTC" ]; then
-	for what in "all runs exit 101" "message" "location" "replay"; do
+	for what in "all runs exit 101" "message" "location" "replay" \
+		"libtest message" "libtest location" "libtest replay"; do
 		tap_skip "rust_panic: $what" "$RUSTC not installed (Debian package rustc)"
 	done
 	sc_check_no_leftovers
@@ -40,6 +43,24 @@ tap_is "$(json_get "$json" 'd["bugs"][0]["location"]')" \
 	"$SRC/tests/targets/rust_panic.rs:12:9" \
 	"rust_panic: the location is the panic's"
 sc_check_replay rust_panic "$json" exit
+
+# A test binary of libtest (cargo test): the failed test's panic is on
+# stdout, at the end, under "---- NAME stdout ----"; stderr is empty.
+# The report was "exited with status 101", no location.
+bin=$SC_BIN/rust_libtest
+"$RUSTC" --test -C debuginfo=1 -o "$bin" "$SRC/tests/targets/rust_libtest.rs" \
+	2>"$SC_TMP/rustc.err" || { tap_diag_file "$SC_TMP/rustc.err"; tap_bail "rustc --test failed"; }
+json=$SC_TMP/libtest.json
+rc=0
+sc launch --json -n 300 --seed 1 -- "$bin" >"$json" 2>"$SC_TMP/libtest.err" || rc=$?
+msg=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "rust_libtest: $msg"
+tap_is "$rc $(case $msg in "panicked: assertion"*"lost update (thread 'tests::lost_update')") echo named ;; esac)" \
+	"1 named" "rust_libtest: the failed test's panic message, from its captured output"
+tap_is "$(json_get "$json" 'd["bugs"][0]["location"]')" \
+	"$SRC/tests/targets/rust_libtest.rs:29:9" \
+	"rust_libtest: the location is the test's assert_eq!"
+sc_check_replay rust_libtest "$json" exit
 
 sc_check_no_leftovers
 tap_done

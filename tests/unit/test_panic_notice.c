@@ -29,7 +29,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(24);
+	plan(25);
 	parses("thread 'main' panicked at 'called `Result::unwrap()` on an "
 	       "`Err` value: Any { .. }', src/main.rs:14:27",
 	       "panicked: called `Result::unwrap()` on an `Err` value: "
@@ -103,13 +103,46 @@ int main(void)
 	r.exit_status = 101;
 	strcpy(msg, "exited with status 101");
 	loc[0] = '\0';
-	sc_describe_panic(&r, path, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_panic(&r, path, NULL, msg, sizeof(msg), loc, sizeof(loc));
 	ok(strcmp(msg, "panicked: first (thread '<unnamed>')") == 0 &&
 	   strcmp(loc, "a.rs:1:1") == 0, "status 101: the first panic of stderr");
 	r.exit_status = 1;
 	strcpy(msg, "exited with status 1");
-	sc_describe_panic(&r, path, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_panic(&r, path, NULL, msg, sizeof(msg), loc, sizeof(loc));
 	ok(strcmp(msg, "exited with status 1") == 0, "other statuses: unchanged");
+
+	/* A cargo test binary: nothing on stderr, the failed test's
+	 * captured output at the end of stdout. */
+	char out_path[] = "/tmp/test_panic_out_XXXXXX";
+	fd = mkstemp(out_path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f)
+		bail_out("mkstemp");
+	fprintf(f, "\nrunning 2 tests\ntest tests::fine ... ok\n"
+		"test tests::racy ... FAILED\n\nfailures:\n\n"
+		"---- tests::racy stdout ----\n\n"
+		"thread 'tests::racy' (14322) panicked at src/lib.rs:37:9:\n"
+		"assertion `left == right` failed: lost update\n"
+		"  left: 3\n right: 6\n"
+		"note: run with `RUST_BACKTRACE=1` environment variable to "
+		"display a backtrace\n\n\nfailures:\n    tests::racy\n\n"
+		"test result: FAILED. 1 passed; 1 failed\n\n");
+	fclose(f);
+	f = fopen(path, "w");   /* empty, as libtest leaves it */
+	if (!f)
+		bail_out("fopen");
+	fclose(f);
+	r.exit_status = 101;
+	strcpy(msg, "exited with status 101");
+	loc[0] = '\0';
+	sc_describe_panic(&r, path, out_path, msg, sizeof(msg), loc,
+			  sizeof(loc));
+	ok(strcmp(msg, "panicked: assertion `left == right` failed: lost "
+		  "update left: 3 right: 6 (thread 'tests::racy')") == 0 &&
+	   strcmp(loc, "src/lib.rs:37:9") == 0,
+	   "cargo test: the failed test's panic from the end of stdout");
+	diag("%s at %s", msg, loc);
+	unlink(out_path);
 	unlink(path);
 
 	memset(&r, 0, sizeof(r));
