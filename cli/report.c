@@ -343,7 +343,9 @@ void report_replay(const Scctl__ReplayResult *r, bool json)
 			skip_step_prefix(r->message ? r->message : ""));
 	else if (r->reproduced)
 		fprintf(stderr, "replay: %s reproduced at step %" PRIu64
-			" (recorded: %s)\n", v, r->steps, rec);
+			" (recorded: %s)%s%s\n", v, r->steps, rec,
+			r->message && *r->message ? ": " : "",
+			r->message ? r->message : "");
 	else if (strcmp(v, "pass") == 0)
 		fprintf(stderr, "replay: pass (recorded: %s)%s\n", rec,
 			strcmp(rec, "pass") == 0 ? "" : ": bug NOT reproduced");

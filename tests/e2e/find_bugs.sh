@@ -61,9 +61,21 @@ for pair in order_violation:assert check_then_act:assert \
 		done
 		tap_is "$good/$REPLAYS" "$REPLAYS/$REPLAYS" \
 			"$name: replay reproduces the $kind every time"
+		# Text: its result line says what the run did, as launch's
+		# report does (it said only "crash reproduced at step N");
+		# the program's own stderr comes before it.
+		sc replay "$trace" >/dev/null 2>"$SC_TMP/replay.txt" || :
+		msg=$(json_get "$json" 'd["bugs"][0]["message"]')
+		first=$(grep '^replay: ' "$SC_TMP/replay.txt" | head -n 1)
+		case $first in
+		*"reproduced at step"*": $msg") tap_ok "$name: a text replay's result line gives the $kind's message" ;;
+		*) tap_not_ok "$name: a text replay's result line gives the $kind's message"
+		   tap_diag "got: '$first'; want it to end with ': $msg'" ;;
+		esac
 	else
 		tap_not_ok "$name: the replay command names the trace (no trace file: '$trace')"
 		tap_not_ok "$name: replay reproduces the $kind every time (no trace)"
+		tap_not_ok "$name: a text replay's result line gives the $kind's message (no trace)"
 	fi
 
 	rc=0
