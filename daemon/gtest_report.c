@@ -11,7 +11,10 @@
 #include "file_tail.h"
 #include "gtest_report.h"
 
-#define DETAIL_LINES 4
+/* Lines after "FILE:LINE: Failure": EXPECT_EQ's takes five before the
+ * user's own message ("Expected equality of these values:", each value
+ * and its "Which is:"), which four lines lost. */
+#define DETAIL_LINES 10
 
 /* "FILE:LINE: Failure" (also "FILE(LINE): error: ..." is not gtest on
  * Linux): the length of "FILE:LINE", or 0. */

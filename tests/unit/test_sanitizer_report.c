@@ -54,6 +54,16 @@ static const char gtest[] =
 	"[  FAILED  ] Bank.Withdraw (0 ms)\n"
 	"[  FAILED  ] 1 test, listed below:\n";
 
+static const char gtest_eq[] =
+	"[ RUN      ] Counter.Racy\n"
+	"gt.cc:35: Failure\n"
+	"Expected equality of these values:\n"
+	"  racy_counter(3)\n"
+	"    Which is: 4\n"
+	"  6\n"
+	"lost update\n"
+	"[  FAILED  ] Counter.Racy (1 ms)\n";
+
 static const char ubsan[] =
 	"/src/ovf.c:9:11: runtime error: signed integer overflow: 2147483647 "
 	"+ 1 cannot be represented in type 'int'\n";
@@ -62,7 +72,7 @@ int main(void)
 {
 	char msg[1024], loc[256];
 
-	plan(11);
+	plan(12);
 	ok(sc_parse_sanitizer(asan, msg, sizeof(msg), loc, sizeof(loc)),
 	   "an AddressSanitizer report is found behind program output");
 	is_str(msg, "AddressSanitizer: heap-use-after-free on address "
@@ -94,5 +104,9 @@ int main(void)
 	   strcmp(loc, "/src/bank_test.cc:20") == 0,
 	   "its test, expectation and message, at its line (got: %s at %s)",
 	   msg, loc);
+	ok(sc_parse_gtest(gtest_eq, msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "Counter.Racy failed: Expected equality of these "
+		  "values:; racy_counter(3); Which is: 4; 6; lost update") == 0,
+	   "EXPECT_EQ: both values and the user's message (got: %s)", msg);
 	return done_testing();
 }
