@@ -9,9 +9,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis.h"
@@ -71,18 +76,53 @@ static int write_format(const struct sc_trace *t, const char *format,
 	return rc;
 }
 
+/* Is path missing or a regular file (not a device, a FIFO, a symlink),
+ * so that a file renamed over it can take its place? */
+static bool replaceable(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
+/* The output goes to a temporary file beside out_path, renamed over it
+ * once complete: an export that fails (a graph too large to draw, a full
+ * disk) leaves an existing file as it was, not emptied.  Anything else
+ * (/dev/stdout, a FIFO, a symlink) is written as it is. */
 static int export_to(const struct sc_trace *t, const char *format,
 		     const char *out_path)
 {
+	char tmp[PATH_MAX];
 	FILE *out = stdout;
-	int rc;
+	int rc, fd = -1;
 
-	if (out_path && strcmp(out_path, "-") != 0) {
+	if (out_path && strcmp(out_path, "-") != 0 && !replaceable(out_path)) {
 		out = fopen(out_path, "we");
 		if (!out) {
 			cli_error("%s: %s", out_path, strerror(errno));
 			return EXIT_FAIL;
 		}
+		tmp[0] = '\0';
+	} else if (out_path && strcmp(out_path, "-") != 0) {
+		if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out_path) >=
+		    (int)sizeof(tmp)) {
+			cli_error("%s: %s", out_path, strerror(ENAMETOOLONG));
+			return EXIT_FAIL;
+		}
+		fd = mkostemp(tmp, O_CLOEXEC);
+		out = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!out) {
+			cli_error("%s: %s", out_path, strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp);
+			}
+			return EXIT_FAIL;
+		}
+		/* mkostemp's 0600, widened as fopen's would be (umask). */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	}
 	errno = 0;
 	rc = write_format(t, format, out);
@@ -94,6 +134,14 @@ static int export_to(const struct sc_trace *t, const char *format,
 	if (out != stdout && fclose(out) != 0 && rc == 0) {
 		cli_error("%s: %s", out_path, strerror(errno));
 		rc = -1;
+	}
+	if (out != stdout && tmp[0]) {
+		if (rc == 0 && rename(tmp, out_path) != 0) {
+			cli_error("%s: %s", out_path, strerror(errno));
+			rc = -1;
+		}
+		if (rc != 0)
+			unlink(tmp);
 	}
 	return rc < 0 ? EXIT_FAIL : 0;
 }

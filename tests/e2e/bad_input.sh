@@ -4,6 +4,7 @@
 #   launch: missing program, file not executable, executable but not ELF
 #           -> 3; unknown option -> 2
 #   replay: random bytes, a valid trace with a flipped magic -> 3
+#   export: too large for dot -> exit 3, an existing -o file untouched;
 #   export: a trace cut in the middle -> a warning, exit 0 (a killed
 #           supervisor leaves such a prefix and it must stay readable)
 set -u
@@ -118,6 +119,26 @@ else
 	done
 	tap_not_ok "export of a truncated trace prints valid JSON (no trace)"
 fi
+
+# A graph too large to draw: export refuses (exit 3, one line) and an
+# existing output file is left as it was (it was emptied).  At mem
+# granularity memory_progress makes two events per call: 12000 calls,
+# over 20000 events.
+rc=0
+sc launch -n 1 -s random --granularity mem --keep-traces all \
+	--out "$SC_TMP/big" -- "$(sc_target memory_progress)" 12000 \
+	>/dev/null 2>"$SC_TMP/big.err" || rc=$?
+echo "an earlier drawing" >"$SC_TMP/keep.dot"
+rc=0
+sc export "$SC_TMP/big/run-000001.sctrace" --format dot -o "$SC_TMP/keep.dot" \
+	2>"$SC_TMP/dot.err" || rc=$?
+tap_is "$rc $(count_lines "$SC_TMP/dot.err") $(cat "$SC_TMP/keep.dot") $(ls "$SC_TMP" | grep -c '^keep\.dot\.')" \
+	"3 1 an earlier drawing 0" \
+	"export --format dot of too large a trace: exit 3, one line, the existing -o file untouched, no temporary left"
+sc export "$SC_TMP/big/run-000001.sctrace" --format json -o "$SC_TMP/keep.dot" \
+	2>/dev/null
+tap_is "$(is_json "$SC_TMP/keep.dot" && echo json)" json \
+	"export -o over an existing file replaces it once complete"
 
 sc_check_no_leftovers
 tap_done

@@ -9,15 +9,18 @@
  * thousands of calls early).  The other thread reads the counter (a
  * benign race: the output depends on the schedule, nothing fails), so
  * where the computation was preempted shows in the output: a replay must
- * print what its recording printed.
+ * print what its recording printed.  At mem granularity each call is two
+ * events (a trace as large as wanted: `memory_progress CALLS`).
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-#define LIMIT 100000
+#define LIMIT 100000     /* calls of step(); argv[1] may say fewer */
 #define READS 3
 
 static long counter;                    /* the computation's progress */
+static long limit = LIMIT;
 static long seen[READS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -30,7 +33,7 @@ __attribute__((noinline)) static void step(void)
 
 __attribute__((noinline)) static int done(void)
 {
-	return counter >= LIMIT;
+	return counter >= limit;
 }
 
 static void *compute(void *arg)
@@ -53,10 +56,12 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	pthread_t c, r;
 
+	if (argc > 1)
+		limit = atol(argv[1]);
 	pthread_create(&c, NULL, compute, NULL);
 	pthread_create(&r, NULL, reader, NULL);
 	pthread_join(c, NULL);
