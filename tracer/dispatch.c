@@ -186,8 +186,11 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 	if (!adopted && e->cfg->vclock)
 		sc_plant_vclock_breakpoints(p);
 	/* Per run, adopted or not: a fork server's image serves runs
-	 * without it too. */
-	if (e->cfg->free_events && !e->mem_lifted)
+	 * without it too.  Only in a process of the program's own code:
+	 * the frees of cc1 under make, of an interpreter, are no event of
+	 * any race the detector can see (their accesses are not
+	 * instrumented), and cc1 made 100000 of them per run. */
+	if (e->cfg->free_events && !e->mem_lifted && sc_process_is_own(e, p))
 		sc_plant_free_breakpoint(p);
 	/* While the process has one thread, none of its accesses can race
 	 * and no schedule has a choice to make there: rules 2 plant the

@@ -559,11 +559,17 @@ bool sc_system_library(const char *path);
  * system library directory)? */
 bool sc_system_program(const char *path);
 /* Is the main executable exe of p's current image the program's own code,
- * to instrument?  Not a system program, or the one the user named (not a
- * script's interpreter, nor an interpreter or shell named directly: a
- * shell, python, perl, ...) as the first image of the main process. */
+ * to instrument?  Never an interpreter or shell (python, perl, sh, ...,
+ * wherever installed); else not a system program, or the one the user
+ * named (not a script's interpreter) as the first image of the main
+ * process. */
 bool sc_exe_is_own(const struct sc_engine *e, const struct sc_process *p,
 		   const char *exe);
+/* Is the shared library lib part of the runtime of interpreter exe (in
+ * its installation: libpython of a pyenv python)? */
+bool sc_runtime_library(const char *exe, const char *lib);
+/* sc_exe_is_own of p's executable (/proc/PID/exe). */
+bool sc_process_is_own(const struct sc_engine *e, const struct sc_process *p);
 
 /* What of the ELF file is the program's own code: fills *only (file
  * addresses) for SC_RUNTIME_GO; free it with sc_addr_ranges_free. */

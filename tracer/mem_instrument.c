@@ -254,7 +254,7 @@ static int plant_own_library(const struct sc_map_entry *m, void *arg)
 	struct own_libs *a = arg;
 
 	if (m->offset != 0 || strcmp(m->path, a->exe) == 0 ||
-	    sc_system_library(m->path))
+	    sc_system_library(m->path) || sc_runtime_library(a->exe, m->path))
 		return 0;
 	a->sites->n = 0;
 	if (scan_module(a->e, m->path, m->start, a->which, a->sites) == 0 &&
