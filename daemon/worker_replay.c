@@ -384,8 +384,11 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				"reproduce that; this replay ended with %s",
 				sigabbrev_np(t->signal), ended);
 		} else if (o->res.verdict == SC_VERDICT_HANG &&
-		    t->verdict != SC_VERDICT_HANG &&
-		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u) {
+		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u &&
+		    (t->verdict != SC_VERDICT_HANG ||
+		     (t->has_footer && o->res.steps < t->steps))) {
+			/* Out of time, also short of a recorded hang's
+			 * end: that hang is not reproduced (it said so). */
 			o->too_slow = true;
 			end_as_divergence(o);
 			/* How far it got tells slow (near the end: a

@@ -109,6 +109,28 @@ for strategy in pos random; do
 	[ "$rc" -eq 0 ] || tap_diag_file "$json.err" 5
 done
 
+# A recorded hang is reproduced only by a replay that reaches its end:
+# count_forever's run holds main's budget preemption after ~1.5 s of
+# CPU, which a replay given 0.5 s cannot reach.  It said "reproduced"
+# (exit 1) where it had got stuck short of it; now it is the replay's
+# slowness (exit 3), with how far it got.
+target=$(sc_target count_forever)
+json=$SC_TMP/count_forever.json
+rc=$(sc_launch_json "$json" -n 1 --seed 5 --timeout 3 --granularity sync \
+	-- "$target")
+trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
+last=$(sc export "$trace" --format json 2>/dev/null | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["events"][-1]
+print(e["kind"], e.get("preempted_in"))')
+tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]') $last" \
+	"1 hang preempt computation" \
+	"count_forever: a hang whose last event is a computation's preemption"
+rc=0
+sc replay --timeout 0.5 "$trace" >/dev/null 2>"$SC_TMP/cf.err" || rc=$?
+tap_is "$rc $(grep -c 'got through' "$SC_TMP/cf.err")" "3 1" \
+	"count_forever: a replay out of time short of the hang's end is no reproduction (exit 3, how far it got)"
+
 # A run slowed down by load is not a hang: cpu_hogs computes ~0.1 s of
 # CPU while three children of its own spin on its CPU, so the run takes
 # several times that; --timeout 0.25 is below its wall time, above its
