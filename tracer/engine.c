@@ -286,6 +286,7 @@ void sc_verdict_from_status(struct sc_engine *e)
 		snprintf(r->message, sizeof(r->message), "exited with status %d",
 			 r->exit_status);
 		snprintf(r->stacks, sizeof(r->stacks), "%s", e->exit_stack);
+		snprintf(r->location, sizeof(r->location), "%s", e->exit_where);
 		return;
 	}
 	if (!WIFSIGNALED(st)) {

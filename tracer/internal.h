@@ -347,6 +347,7 @@ struct sc_engine {
 	char fault_where[1024];
 	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
 	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */
+	char exit_where[512];           /* its first frame of the program's */
 	/* The wait status of a followed child process that ran another
 	 * program and died of a crash signal (0: none): the run's bug when
 	 * the main process reports none of its own. */

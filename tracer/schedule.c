@@ -198,6 +198,15 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	case SC_EV_PROCESS_EXIT:
 		/* A non-zero exit is reported with where it was decided. */
 		if (t->proc == e->main_proc && (int)t->regs.rdi != 0) {
+			struct sc_frame frames[SC_STACK_FRAMES];
+			size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
+						   SC_STACK_FRAMES);
+			const struct sc_frame *own = sc_stack_own_frame(frames, n);
+
+			/* The location: the program's line that called
+			 * exit() (a worker's, or main's return). */
+			snprintf(e->exit_where, sizeof(e->exit_where), "%s",
+				 own ? own->text : "");
 			e->exit_stack[0] = '\0';
 			sc_stack_append(t, e->exit_stack, sizeof(e->exit_stack));
 			if (e->cfg->hand_over) {

@@ -33,6 +33,14 @@ for pair in order_violation:assert check_then_act:assert \
 	fi
 	tap_is "$(json_get "$json" 'd["bugs"][0]["kind"]')" "$kind" \
 		"$name: the bug's kind is $kind"
+	# An exit's location is the program's line that called exit()
+	# (it was none): exit_status.c's exit(3) after the check.
+	if [ "$kind" = exit ]; then
+		want=$(grep -n 'exit(3);' "${top_srcdir:-$(dirname "$0")/../..}/tests/targets/$name.c" | cut -d: -f1)
+		tap_is "$(json_get "$json" 'd["bugs"][0]["location"]')" \
+			"main at $name.c:$want ($name)" \
+			"$name: the exit's location is the line that called exit()"
+	fi
 	tap_diag "$name: first bug at run $(json_get "$json" 'd["first_bug_run"]') of $RUNS (seed $SEED):" \
 		"$(json_get "$json" 'd["bugs"][0]["message"]')"
 
