@@ -204,9 +204,12 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 			const struct sc_frame *own = sc_stack_own_frame(frames, n);
 
 			/* The location: the program's line that called
-			 * exit() (a worker's, or main's return). */
+			 * exit() (a worker's, or main's return); none in a
+			 * shell or an interpreter (the script's line is not
+			 * in its frames). */
 			snprintf(e->exit_where, sizeof(e->exit_where), "%s",
-				 own ? own->text : "");
+				 own && sc_process_is_own(e, t->proc)
+				 ? own->text : "");
 			e->exit_stack[0] = '\0';
 			sc_stack_append(t, e->exit_stack, sizeof(e->exit_stack));
 			if (e->cfg->hand_over) {

@@ -137,5 +137,13 @@ tap_is "$rc/$(json_get "$SC_TMP/shared.json" 'd["failing_runs"]')/$(json_get "$S
 tap_check "launch says the runs of a script go one at a time" \
 	grep -q "one run at a time" "$SC_TMP/shared.err"
 
+# A script that exits non-zero: the exit has no location (the shell's
+# frames are not the script's lines; it was "dash+0x1322f").
+printf '#!/bin/sh\necho checking\nexit 4\n' >"$SC_BIN/exit4.sh"
+chmod +x "$SC_BIN/exit4.sh"
+rc=$(sc_launch_json "$SC_TMP/exit4.json" -n 1 --seed 1 -- "$SC_BIN/exit4.sh")
+tap_is "$rc $(json_get "$SC_TMP/exit4.json" 'd["bugs"][0]["message"]') $(json_get "$SC_TMP/exit4.json" 'd["bugs"][0]["location"]')" \
+	"1 exited with status 4 null" "a script's exit 4: reported without a location inside the shell"
+
 sc_check_no_leftovers
 tap_done
