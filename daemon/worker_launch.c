@@ -19,6 +19,7 @@
 
 #include "analysis.h"
 #include "assert_parse.h"
+#include "catch_report.h"
 #include "gtest_report.h"
 #include "log.h"
 #include "mono_clock.h"
@@ -730,6 +731,7 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 			  sizeof(loc));
 	sc_describe_sanitizer(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
 	sc_describe_gtest(res, f->out, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_catch(res, f->out, msg, sizeof(msg), loc, sizeof(loc));
 	if (!L->strategy->create)
 		sc_strf(replay, sizeof(replay), "not replayable (native run)");
 	else if (!trace_kept)

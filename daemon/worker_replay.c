@@ -27,6 +27,7 @@
 #include "analysis.h"
 #include "assert_parse.h"
 #include "gtest_report.h"
+#include "catch_report.h"
 #include "panic_parse.h"
 #include "sanitizer_report.h"
 #include "log.h"
@@ -369,6 +370,9 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				      sizeof(o->message), o->location,
 				      sizeof(o->location));
 		sc_describe_gtest(&o->res, outpath, o->message,
+				  sizeof(o->message), o->location,
+				  sizeof(o->location));
+		sc_describe_catch(&o->res, outpath, o->message,
 				  sizeof(o->message), o->location,
 				  sizeof(o->location));
 		if (killed_from_outside(t) && o->res.verdict != t->verdict) {

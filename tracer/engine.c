@@ -320,6 +320,18 @@ void sc_verdict_from_status(struct sc_engine *e)
 				 "SIG%s (%s) in T%u at %s, fault address 0x%llx",
 				 sigabbrev_np(sig), strsignal(sig), e->fault_thread,
 				 e->fault_where, (unsigned long long)e->fault_addr);
+		else if (sig == SIGTRAP)
+			/* doctest, Catch2 --break, a debug_break(): the
+			 * program looked for a debugger (TracerPid in
+			 * /proc/self/status), found us, and trapped. */
+			snprintf(r->message, sizeof(r->message),
+				 "SIG%s (%s) in T%u at %s: a breakpoint "
+				 "instruction of the program's own, which test "
+				 "frameworks execute on a failure when they see "
+				 "a debugger attached, as schedctl is (doctest: "
+				 "--no-breaks; Catch2: without --break)",
+				 sigabbrev_np(sig), strsignal(sig),
+				 e->fault_thread, e->fault_where);
 		else
 			snprintf(r->message, sizeof(r->message),
 				 "SIG%s (%s) in T%u at %s", sigabbrev_np(sig),

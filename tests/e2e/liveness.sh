@@ -241,8 +241,13 @@ if gcc -g -O0 -pthread -o "$SC_BIN/int3_crash" "$SC_TMP/int3_crash.c"; then
 	# The pc after the int3, as gdb shows a SIGTRAP: the next line.
 	tap_check "int3_crash: the report names the thread and the line" \
 		grep -qE "SIGTRAP.* in T1 at trapper at int3_crash.c:5" <<<"$msg"
+	# doctest and Catch2 --break trap so on a failure when they see a
+	# debugger: the message says so, and how to avoid it.
+	tap_check "int3_crash: the message says test frameworks trap when they see a debugger" \
+		grep -q "doctest: --no-breaks" <<<"$msg"
 else
 	tap_not_ok "int3_crash: cannot compile the test program"
+	tap_not_ok "int3_crash: the message says test frameworks trap when they see a debugger"
 fi
 
 # start_stuck TARGET GRANULARITY: a session of stuck runs, started with

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catch_report.h"
 #include "gtest_report.h"
 #include "sanitizer_report.h"
 #include "tap.h"
@@ -64,6 +65,30 @@ static const char gtest_eq[] =
 	"lost update\n"
 	"[  FAILED  ] Counter.Racy (1 ms)\n";
 
+static const char catch2[] =
+	"catch is a Catch v2.13.10 host application.\n"
+	"Run with -? for options\n\n"
+	"-------------------------------------------------------------------------------\n"
+	"racy counter loses no update\n"
+	"-------------------------------------------------------------------------------\n"
+	"catch.cc:4\n"
+	"...............................................................................\n\n"
+	"catch.cc:4: FAILED:\n"
+	"  REQUIRE( racy_counter(3) == 6 )\n"
+	"with expansion:\n"
+	"  5 == 6\n\n"
+	"===============================================================================\n"
+	"test cases: 2 | 1 passed | 1 failed\n";
+
+static const char doctest[] =
+	"[doctest] doctest version is \"2.4.9\"\n"
+	"===============================================================================\n"
+	"doct.cc:4:\n"
+	"TEST CASE:  racy counter loses no update\n\n"
+	"doct.cc:4: ERROR: CHECK( racy_counter(3) == 6 ) is NOT correct!\n"
+	"  values: CHECK( 5 == 6 )\n\n"
+	"===============================================================================\n";
+
 static const char ubsan[] =
 	"/src/ovf.c:9:11: runtime error: signed integer overflow: 2147483647 "
 	"+ 1 cannot be represented in type 'int'\n";
@@ -72,7 +97,7 @@ int main(void)
 {
 	char msg[1024], loc[256];
 
-	plan(12);
+	plan(15);
 	ok(sc_parse_sanitizer(asan, msg, sizeof(msg), loc, sizeof(loc)),
 	   "an AddressSanitizer report is found behind program output");
 	is_str(msg, "AddressSanitizer: heap-use-after-free on address "
@@ -108,5 +133,19 @@ int main(void)
 	   strcmp(msg, "Counter.Racy failed: Expected equality of these "
 		  "values:; racy_counter(3); Which is: 4; 6; lost update") == 0,
 	   "EXPECT_EQ: both values and the user's message (got: %s)", msg);
+	ok(sc_parse_catch(catch2, msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "racy counter loses no update failed: REQUIRE( "
+		  "racy_counter(3) == 6 ); with expansion:; 5 == 6") == 0 &&
+	   strcmp(loc, "catch.cc:4") == 0,
+	   "Catch2: the test case, the assertion and its expansion (got: %s "
+	   "at %s)", msg, loc);
+	ok(sc_parse_catch(doctest, msg, sizeof(msg), loc, sizeof(loc)) &&
+	   strcmp(msg, "racy counter loses no update failed: CHECK( "
+		  "racy_counter(3) == 6 ) is NOT correct! values: CHECK( 5 == 6 "
+		  ")") == 0 && strcmp(loc, "doct.cc:4") == 0,
+	   "doctest: the test case, the check and its values (got: %s at %s)",
+	   msg, loc);
+	ok(!sc_parse_catch(gtest, msg, sizeof(msg), loc, sizeof(loc)),
+	   "a GoogleTest failure is none of theirs");
 	return done_testing();
 }
