@@ -184,9 +184,23 @@ void sc_report_deadlock(struct sc_engine *e)
 	snprintf(r->message, sizeof(r->message),
 		 "%zu thread%s blocked: %s", blocked,
 		 blocked == 1 ? "" : "s", graph);
-	if (first && first->last_call_site)
-		sc_symbolize(first->proc->pid, first->last_call_site - 1,
-			     r->location, sizeof(r->location));
+	/* Where the thread waits: the first frame of the program's own
+	 * code on its stack.  Its last library call is the fallback: a
+	 * wait inlined into the program (std::latch's futex) made no call,
+	 * and the last one was elsewhere (std::thread's pthread_create). */
+	if (first) {
+		struct sc_frame frames[SC_STACK_FRAMES];
+		size_t n = sc_stack_unwind(first->proc->pid, first->tid, frames,
+					   SC_STACK_FRAMES);
+		const struct sc_frame *own = sc_stack_own_frame(frames, n);
+
+		if (own)
+			snprintf(r->location, sizeof(r->location), "%s",
+				 own->text);
+		else if (first->last_call_site)
+			sc_symbolize(first->proc->pid, first->last_call_site - 1,
+				     r->location, sizeof(r->location));
+	}
 	sc_report_blocked_stacks(e);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;

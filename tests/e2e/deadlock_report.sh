@@ -1,6 +1,7 @@
 #!/bin/bash
 # deadlock_report.sh: the report of the AB-BA deadlock names both threads
-# by logical id and both mutexes by the symbol of their global variable.
+# by logical id and both mutexes by the symbol of their global variable;
+# a deadlock in std::latch is located at the program's wait.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -95,6 +96,18 @@ tap_is "$rc $(json_get "$SC_TMP/pexit.json" 'd["bugs"][0]["kind"]')" "1 deadlock
 tap_check "main_pthread_exit deadlock: the worker's stack names its line" \
 	grep -q 'main_pthread_exit.c:[0-9]' <(json_get "$SC_TMP/pexit.json" \
 	'"\n".join(f.get("text") or "" for s in d["bugs"][0]["stacks"] for f in s["frames"])')
+
+# C++20 std::latch and std::barrier wait with futex calls inlined into
+# the program: the location is main's done.wait(), where it waits (it
+# was std::thread's pthread_create in libstdc++, the last library call).
+bin=$(sc_target cxx_latch_deadlock)
+json=$SC_TMP/latch.json
+rc=0
+sc launch --json -n 5 --seed 1 -- "$bin" >"$json" 2>"$SC_TMP/err" || rc=$?
+line=$(grep -n 'done.wait();' "${top_srcdir:-$(dirname "$0")/../..}/tests/targets/cxx_latch_deadlock.cc" | cut -d: -f1)
+tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]') $(json_get "$json" 'd["bugs"][0]["location"]')" \
+	"1 deadlock main at cxx_latch_deadlock.cc:$line (cxx_latch_deadlock)" \
+	"std::latch deadlock: located at main's wait"
 
 sc_check_no_leftovers
 tap_done
