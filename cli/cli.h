@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -107,6 +108,10 @@ int cmd_status(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
+
+/* Print a session's pace: "12.3 runs/s", or for slow ones (a run of a
+ * real program can take a minute) "a run every 45 s", not "0.0 runs/s". */
+void cli_print_rate(FILE *f, double runs_per_s);
 
 /* launch: the program's standard input.  file: --stdin FILE ("-": ours),
  * or NULL for ours unless it is a terminal or /dev/null.  Sets *fd to the

@@ -336,7 +336,8 @@ static void print_status(const struct sc_session_row *r,
 	if (r->first_bug_run > 0)
 		printf(" (first at run %d)", r->first_bug_run);
 	putchar('\n');
-	printf("  rate      %.1f runs/s", rate);
+	printf("  rate      ");
+	cli_print_rate(stdout, rate);
 	if (eta >= 0) {
 		printf(", about ");
 		print_duration(eta);

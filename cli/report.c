@@ -100,8 +100,10 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run)
 		fprintf(stderr, "\r\033[K%u/%u run%s, %zu bug%s", rep->done,
 			rep->planned, cli_s(rep->planned), rep->nfail,
 			cli_s(rep->nfail));
-		if (rate > 0)
-			fprintf(stderr, ", %.1f runs/s", rate);
+		if (rate > 0) {
+			fputs(", ", stderr);
+			cli_print_rate(stderr, rate);
+		}
 		fflush(stderr);
 		progress_shown = true;
 	}

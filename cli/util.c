@@ -213,3 +213,13 @@ const char *cli_visible(const char *s, char *buf, size_t len)
 	buf[used] = '\0';
 	return buf;
 }
+
+void cli_print_rate(FILE *f, double runs_per_s)
+{
+	if (runs_per_s >= 0.95)
+		fprintf(f, "%.1f runs/s", runs_per_s);
+	else if (runs_per_s > 0)
+		fprintf(f, "a run every %.2g s", 1.0 / runs_per_s);
+	else
+		fprintf(f, "no run finished yet");
+}
