@@ -160,6 +160,19 @@ int cmd_attach(int argc, char **argv)
 	if (pid == 1)
 		return cli_usage_error("attach: refusing to attach to process 1 "
 				       "(init)");
+	/* Said here, before a session is made of it: the daemon would
+	 * record one that never ran. */
+	int tracer = sc_tracer_of((pid_t)pid);
+	if (tracer < 0) {
+		cli_error("attach %ld: no such process", pid);
+		return EXIT_FAIL;
+	}
+	if (tracer > 0) {
+		cli_error("attach %ld: process %ld is already traced by process "
+			  "%d (a debugger, strace, another schedctl): detach "
+			  "it first", pid, pid, tracer);
+		return EXIT_FAIL;
+	}
 	if (!ar.has_seed) {
 		ar.has_seed = 1;
 		if (getrandom(&ar.seed, sizeof(ar.seed), 0) != sizeof(ar.seed))

@@ -26,8 +26,7 @@
 			PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)
 #define SEIZE_ROUNDS 10
 
-/* "TracerPid:" of /proc/PID/status, -1 when unreadable. */
-static int tracer_of(pid_t pid)
+int sc_tracer_of(pid_t pid)
 {
 	char path[64], line[256];
 	int tracer = -1;
@@ -370,7 +369,7 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
 			 "cannot attach to process %d: %s", pid, strerror(errno));
 		return -1;
 	}
-	int tracer = tracer_of(pid);
+	int tracer = sc_tracer_of(pid);
 	if (tracer > 0) {
 		res->verdict = SC_VERDICT_ERROR;
 		snprintf(res->message, sizeof(res->message),

@@ -62,6 +62,29 @@ tap_check "the unknown short option is named" grep -q "unknown option '-x'" "$er
 expect 2 "launch --timeout below a millisecond" -- launch --timeout 0.0000001 -n 1 -- "$(sc_target abba_deadlock)"
 expect 2 "attach to process 1 (init)" -- attach 1
 expect 2 "attach -s native" -- attach -s native 1
+# A process someone else traces (here its parent, by PTRACE_TRACEME), and
+# one that has exited: said before any session is made (a session "done
+# 0/1" was recorded for the first, its line printed before the error).
+python3 -c '
+import ctypes, os, sys, time
+pid = os.fork()
+if pid == 0:
+    ctypes.CDLL(None).ptrace(0, 0, 0, 0)
+    time.sleep(60)
+    os._exit(0)
+print(os.getpid(), pid, flush=True)
+time.sleep(60)' >"$SC_TMP/traced.pid" &
+for _ in $(seq 50); do [ -s "$SC_TMP/traced.pid" ] && break; sleep 0.1; done
+read -r tracer_pid traced <"$SC_TMP/traced.pid"
+sessions_before=$(sc list 2>/dev/null | wc -l)
+expect 3 "attach to a process another tracer traces" -- attach "$traced"
+tap_check "attach to a traced process: the error names its tracer" \
+	grep -q "already traced by process $tracer_pid" "$err"
+kill "$traced" "$tracer_pid" 2>/dev/null
+gone=$(sh -c 'echo $$')
+expect 3 "attach to a process that has exited" -- attach "$gone"
+tap_is "$(sc list 2>/dev/null | wc -l)" "$sessions_before" \
+	"failed attaches make no session"
 rc=0
 sc launch --json -s random -j1 -n 3 --seed 1 -- "$(sc_target c11_threads)" \
 	>"$SC_TMP/j1.json" 2>/dev/null || rc=$?

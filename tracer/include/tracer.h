@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Event kinds.  Values are written to trace files: never renumber, only add.
  * Mirrors enum sctrace.EventKind in proto/trace.proto. */
@@ -435,6 +436,10 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
  * to err and returns -1.  PATH is this process's. */
 int sc_check_program(const char *program, char *resolved, size_t len,
 		     char *err, size_t errlen);
+
+/* "TracerPid:" of /proc/PID/status: the process tracing pid (0: none),
+ * -1 when unreadable (no such process). */
+int sc_tracer_of(pid_t pid);
 
 /* What sc_check_program_info() found out about PROGRAM. */
 struct sc_program_info {
