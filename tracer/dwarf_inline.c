@@ -221,16 +221,23 @@ static void record_site(struct walk *w, Dwarf_Die inl)
 	s->call_line = (unsigned)line;
 }
 
-/* Descend into the children of die that contain w->vaddr. */
-static void walk_children(struct walk *w, Dwarf_Die die, int depth)
+/* Descend into the children of die that contain w->vaddr.  nested: die
+ * does not contain it itself (a function whose DIE holds a lambda's or a
+ * local class's member function, emitted elsewhere: C++ nests their
+ * concrete DW_TAG_subprogram inside the enclosing function's, within its
+ * lexical blocks), so only the functions nested in it are looked at.
+ * True once the function containing w->vaddr has been walked. */
+static bool walk_children(struct walk *w, Dwarf_Die die, int depth,
+			  bool nested)
 {
 	Dwarf_Die child = NULL, next;
+	bool found = false;
 
 	if (depth > 64 || dwarf_child(die, &child, NULL) != DW_DLV_OK)
-		return;
+		return false;
 	for (; child; child = next) {
 		Dwarf_Half tag = 0;
-		bool has_pc, descend = false;
+		bool has_pc, descend = false, inside = false;
 		dwarf_tag(child, &tag, NULL);
 		switch (tag) {
 		case DW_TAG_namespace:
@@ -239,27 +246,41 @@ static void walk_children(struct walk *w, Dwarf_Die die, int depth)
 			descend = true;
 			break;
 		case DW_TAG_subprogram:
+			inside = die_contains(w, child, &has_pc);
+			descend = true;
+			break;
 		case DW_TAG_lexical_block:
+			inside = !nested && die_contains(w, child, &has_pc);
+			descend = inside || nested || !has_pc;
+			break;
 		case DW_TAG_inlined_subroutine:
-			descend = die_contains(w, child, &has_pc);
+			inside = !nested && die_contains(w, child, &has_pc);
+			descend = inside;
 			break;
 		default:
 			break;
 		}
-		if (descend && tag == DW_TAG_inlined_subroutine)
+		if (inside && tag == DW_TAG_inlined_subroutine)
 			record_site(w, child);
 		if (descend)
-			walk_children(w, child, depth + 1);
-		bool done = descend && tag != DW_TAG_namespace &&
-			    tag != DW_TAG_class_type &&
-			    tag != DW_TAG_structure_type;
+			found = walk_children(w, child, depth + 1,
+					      (nested || tag == DW_TAG_subprogram ||
+					       tag == DW_TAG_lexical_block) &&
+					      !inside) ||
+				(inside && tag != DW_TAG_lexical_block);
+		/* The subprogram (or block, inline) that contains vaddr
+		 * holds the whole answer: no sibling does. */
+		bool done = found || (inside && tag != DW_TAG_namespace &&
+				      tag != DW_TAG_class_type &&
+				      tag != DW_TAG_structure_type);
 		if (done || dwarf_siblingof_b(w->dbg, child, 1, &next,
 					      NULL) != DW_DLV_OK)
 			next = NULL;
 		dwarf_dealloc_die(child);
 		if (done)
-			break;
+			return true;
 	}
+	return found;
 }
 
 static void walk_cu(struct walk *w, Dwarf_Die cu)
@@ -277,7 +298,7 @@ static void walk_cu(struct walk *w, Dwarf_Die cu)
 		w->files = NULL;
 		w->nfiles = 0;
 	}
-	walk_children(w, cu, 0);
+	walk_children(w, cu, 0, false);
 	/* Without ranges on the CU, only finding something says it was
 	 * the one. */
 	if (in || w->n)

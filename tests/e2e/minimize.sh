@@ -114,6 +114,28 @@ else
 	tap_skip "rust_lost_update: the racing pair" "$RUSTC not installed (Debian package rustc)"
 fi
 
+# std::atomic's load and store, inlined from <bits/atomic_base.h> into a
+# lambda that GCC describes inside its enclosing function's DWARF entry
+# (-O0, as tests are built): the pair was named "atomic_base.h:464 in
+# racy_count(int)::{lambda()#1}", the header's line, as the lambda's code
+# was never found among the enclosing function's children.
+bin=$SC_BIN/cxx_atomic_lost_update
+if g++ -std=c++17 -O0 -g -pthread -o "$bin" \
+	"$SRC/tests/targets/cxx_atomic_lost_update.cc" 2>"$SC_TMP/gxx.err"; then
+	json=$SC_TMP/calu.launch.json
+	sc launch --json -n 300 --seed 1 -- "$bin" </dev/null >"$json" 2>/dev/null
+	trace=$(json_get "$json" 'd["bugs"][0]["trace"]')
+	rc=0
+	sc minimize --json "$trace" >"$SC_TMP/calu.min.json" \
+		2>"$SC_TMP/calu.min.err" || rc=$?
+	tap_is "$rc $(json_get "$SC_TMP/calu.min.json" '" / ".join(sorted(d["racing_pair"][s]["location"] for s in ("first", "second")))')" \
+		"0 cxx_atomic_lost_update.cc:16 / cxx_atomic_lost_update.cc:17" \
+		"cxx_atomic_lost_update: the racing pair is the lambda's load and store lines, not <atomic>'s"
+else
+	tap_not_ok "cxx_atomic_lost_update: the racing pair (g++ failed)"
+	tap_diag_file "$SC_TMP/gxx.err" 5
+fi
+
 # Bad input.
 json=$SC_TMP/pass.json
 sc launch --json -n 1 --seed 1 -- "$(sc_target racy_counter)" 1 \
