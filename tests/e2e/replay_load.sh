@@ -106,6 +106,18 @@ preempts() {
 	fi
 }
 
+# same_output TRACE N: how many of N replays of TRACE print what its run
+# printed (the run's .out file beside it).
+same_output() {
+	local same=0 i
+	for i in $(seq "$2"); do
+		sc replay --timeout "$REPLAY_TIMEOUT" "$1" >"$SC_TMP/same.$i.out" \
+			2>/dev/null && cmp -s "$SC_TMP/same.$i.out" "${1%.sctrace}.out" &&
+			same=$((same + 1))
+	done
+	echo "$same"
+}
+
 # The clock is part of the schedule (vclock.c): a program that measures
 # its threads' work and branches on it prints, in every replay of its run
 # 1 (a pilot run at mem granularity), what the run printed.
@@ -113,14 +125,8 @@ bin=$(sc_target clock_reader)
 rc=$(sc_launch_json "$SC_TMP/clock.json" -n 2 --seed 1 --keep-going \
 	--keep-traces all -- "$bin")
 trace=$(run1_trace "$SC_TMP/clock.json")
-same=0
-for i in $(seq 10); do
-	sc replay --timeout "$REPLAY_TIMEOUT" "$trace" >"$SC_TMP/clock.$i.out" \
-		2>/dev/null && cmp -s "$SC_TMP/clock.$i.out" "${trace%.sctrace}.out" &&
-		same=$((same + 1))
-done
 tap_diag "clock_reader run 1: $(head -n 1 "${trace%.sctrace}.out" 2>/dev/null)"
-tap_is "$same" 10 "clock_reader: 10 replays of run 1 print the clock readings the run printed ($load)"
+tap_is "$(same_output "$trace" 10)" 10 "clock_reader: 10 replays of run 1 print the clock readings the run printed ($load)"
 
 # A GoogleTest binary prints each test's duration: its pilot runs (mem
 # granularity) diverged in replay before the clock was virtual.
@@ -171,13 +177,7 @@ rc=$(sc_launch_json "$json" -n 1 --seed "$SEED" -s random --granularity sync -- 
 tap_is "$rc" 0 "memory_progress: launch -n 1 passes"
 trace=$(run1_trace "$json")
 preempts memory_progress "$trace" none
-same=0
-for i in $(seq 5); do
-	sc replay --timeout "$REPLAY_TIMEOUT" "$trace" >"$SC_TMP/progress.$i.out" \
-		2>/dev/null && cmp -s "$SC_TMP/progress.$i.out" "${trace%.sctrace}.out" &&
-		same=$((same + 1))
-done
-tap_is "$same" 5 "memory_progress: 5 replays print what the run printed ($load)"
+tap_is "$(same_output "$trace" 5)" 5 "memory_progress: 5 replays print what the run printed ($load)"
 
 # budget_run NAME SLICE_US: record run 1 of NAME with --slice-us SLICE_US
 # and check that its trace holds preemptions of a computation (its CPU
