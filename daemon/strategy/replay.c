@@ -195,7 +195,9 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 			tv && tv->state == SC_TS_READY && tv->next.kind != e->kind
 			? " (it took another path than when recorded: did "
 			  "something it reads change since, a file, a "
-			  "directory's listing, the program itself?)" : "");
+			  "directory's listing, the program itself?  Or did "
+			  "a signal from outside the schedule, a timer's "
+			  "SIGALRM, come at another point?)" : "");
 	return SC_PICK_ABORT;
 }
 

@@ -140,7 +140,9 @@ static void test_divergences(void)
 			  "about to cond_wait 0x300 (it took another path "
 			  "than when recorded: did something it reads change "
 			  "since, a file, a directory's listing, the program "
-			  "itself?)", "other event");
+			  "itself?  Or did a signal from outside the schedule, "
+			  "a timer's SIGALRM, come at another point?)",
+			  "other event");
 	expect_divergence(SC_TS_BLOCKED, SC_EV_FUTEX_WAIT, 0x400,
 			  "step 0: T0 was to mutex_lock 0x100, but it is "
 			  "blocked in futex_wait 0x400", "blocked thread");
