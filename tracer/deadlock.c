@@ -147,9 +147,21 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 			 *site ? " called from " : "", site);
 		return;
 	}
+	/* A futex of the program's own (std::latch, std::barrier, an
+	 * atomic wait inlined into it): named if it is a variable, and
+	 * where the thread waits. */
 	sc_symbolize_data(pid, addr, obj, sizeof(obj));
-	snprintf(buf + used, len - used, "%sT%u waits on futex %s (0x%llx)",
-		 used ? "; " : "", t->logical, obj, (unsigned long long)addr);
+	char addr_text[32] = "", where[600] = "";
+	if (strncmp(obj, "0x", 2) != 0)
+		snprintf(addr_text, sizeof(addr_text), " (0x%llx)",
+			 (unsigned long long)addr);
+	struct sc_frame frames[SC_STACK_FRAMES];
+	size_t n = sc_stack_unwind(pid, t->tid, frames, SC_STACK_FRAMES);
+	const struct sc_frame *own = sc_stack_own_frame(frames, n);
+	if (own)
+		snprintf(where, sizeof(where), ", waiting in %s", own->text);
+	snprintf(buf + used, len - used, "%sT%u waits on futex %s%s%s",
+		 used ? "; " : "", t->logical, obj, addr_text, where);
 }
 
 void sc_report_deadlock(struct sc_engine *e)

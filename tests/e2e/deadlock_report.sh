@@ -108,6 +108,19 @@ line=$(grep -n 'done.wait();' "${top_srcdir:-$(dirname "$0")/../..}/tests/target
 tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]') $(json_get "$json" 'd["bugs"][0]["location"]')" \
 	"1 deadlock main at cxx_latch_deadlock.cc:$line (cxx_latch_deadlock)" \
 	"std::latch deadlock: located at main's wait"
+# Each thread's wait says where it waits; an unnamed futex is given once
+# (it was "futex 0x7ff... (0x7ff...)", nothing about where).
+message=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "message: $message"
+t0=${message#*T0 waits on futex }
+t0=${t0%%;*}
+case $t0 in
+0x*" (0x"*) tap_not_ok "std::latch deadlock: the message says where each thread waits, an address once" ;;
+0x*", waiting in main at cxx_latch_deadlock.cc:$line (cxx_latch_deadlock)")
+	tap_check "std::latch deadlock: the message says where each thread waits, an address once" \
+		grep -q "waiting in operator() at cxx_latch_deadlock.cc:" <<<"$message" ;;
+*) tap_not_ok "std::latch deadlock: the message says where each thread waits, an address once" ;;
+esac
 
 sc_check_no_leftovers
 tap_done
