@@ -18,15 +18,12 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "assert_parse.h"
-#include "catch_report.h"
-#include "gtest_report.h"
+#include "file_tail.h"
 #include "log.h"
 #include "mono_clock.h"
-#include "panic_parse.h"
 #include "reply.h"
+#include "run_describe.h"
 #include "run_notice.h"
-#include "sanitizer_report.h"
 #include "search_points.h"
 #include "seeds.h"
 #include "server_stdio.h"
@@ -726,12 +723,8 @@ static Scctl__Bug *make_bug(const struct launch *L, uint32_t r, uint64_t seed,
 		return NULL;
 	scctl__bug__init(b);
 	sc_file_tail(f->err, 5, tail, sizeof(tail));
-	sc_bug_describe(res, tail, msg, sizeof(msg), loc, sizeof(loc));
-	sc_describe_panic(res, f->err, f->out, msg, sizeof(msg), loc,
-			  sizeof(loc));
-	sc_describe_sanitizer(res, f->err, msg, sizeof(msg), loc, sizeof(loc));
-	sc_describe_gtest(res, f->out, msg, sizeof(msg), loc, sizeof(loc));
-	sc_describe_catch(res, f->out, msg, sizeof(msg), loc, sizeof(loc));
+	sc_describe_run(res, tail, f->err, f->out, msg, sizeof(msg), loc,
+			sizeof(loc));
 	if (!L->strategy->create)
 		sc_strf(replay, sizeof(replay), "not replayable (native run)");
 	else if (!trace_kept)

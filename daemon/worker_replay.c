@@ -25,14 +25,11 @@
 #include <unistd.h>
 
 #include "analysis.h"
-#include "assert_parse.h"
-#include "gtest_report.h"
-#include "catch_report.h"
-#include "panic_parse.h"
-#include "sanitizer_report.h"
+#include "file_tail.h"
 #include "log.h"
 #include "paths.h"
 #include "reply.h"
+#include "run_describe.h"
 #include "stdin_file.h"
 #include "strf.h"
 #include "strategy/guide.h"
@@ -84,14 +81,6 @@ static void copy_out(int from, int to)
 			done += w;
 		}
 	}
-}
-
-static void tail_of_fd(int fd, char *buf, size_t len)
-{
-	char path[64];
-
-	sc_strf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	sc_file_tail(path, 5, buf, len);
 }
 
 static bool is_bug(enum sc_verdict v)
@@ -356,25 +345,13 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		note_rebuilt(t, o->message, sizeof(o->message));
 		o->location[0] = '\0';
 	} else {
-		tail_of_fd(errfd, tail, sizeof(tail));
-		sc_bug_describe(&o->res, tail, o->message, sizeof(o->message),
-				o->location, sizeof(o->location));
+		/* As launch describes the run. */
 		sc_strf(errpath, sizeof(errpath), "/proc/self/fd/%d", errfd);
 		sc_strf(outpath, sizeof(outpath), "/proc/self/fd/%d", outfd);
-		sc_describe_panic(&o->res, errpath, outpath, o->message,
-				  sizeof(o->message), o->location,
-				  sizeof(o->location));
-		/* As launch describes the run: a sanitizer's report, a
-		 * failed GoogleTest assertion. */
-		sc_describe_sanitizer(&o->res, errpath, o->message,
-				      sizeof(o->message), o->location,
-				      sizeof(o->location));
-		sc_describe_gtest(&o->res, outpath, o->message,
-				  sizeof(o->message), o->location,
-				  sizeof(o->location));
-		sc_describe_catch(&o->res, outpath, o->message,
-				  sizeof(o->message), o->location,
-				  sizeof(o->location));
+		sc_file_tail(errpath, 5, tail, sizeof(tail));
+		sc_describe_run(&o->res, tail, errpath, outpath, o->message,
+				sizeof(o->message), o->location,
+				sizeof(o->location));
 		if (killed_from_outside(t) && o->res.verdict != t->verdict) {
 			/* Not the replay's slowness, nor a divergence: the
 			 * recorded run ended by a signal no thread of it
