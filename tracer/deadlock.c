@@ -98,12 +98,7 @@ static void call_site_text(struct sc_thread *t, char *site, size_t len)
 	sc_symbolize_code(t->proc->pid, pc, site, len, &system);
 	if (sc_code_is_own(t->proc, pc) && !system)
 		return;
-	struct sc_frame frames[SC_STACK_FRAMES];
-	size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
-				   SC_STACK_FRAMES);
-	const struct sc_frame *own = sc_stack_own_frame(frames, n);
-	if (own)
-		snprintf(site, len, "%s", own->text);
+	sc_stack_own_text(t->proc->pid, t->tid, site, len);
 }
 
 /* Append one "T1 waits for ..." clause for blocked thread t. */
@@ -151,15 +146,12 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 	 * atomic wait inlined into it): named if it is a variable, and
 	 * where the thread waits. */
 	sc_symbolize_data(pid, addr, obj, sizeof(obj));
-	char addr_text[32] = "", where[600] = "";
+	char addr_text[32] = "", where[600] = "", own[512];
 	if (strncmp(obj, "0x", 2) != 0)
 		snprintf(addr_text, sizeof(addr_text), " (0x%llx)",
 			 (unsigned long long)addr);
-	struct sc_frame frames[SC_STACK_FRAMES];
-	size_t n = sc_stack_unwind(pid, t->tid, frames, SC_STACK_FRAMES);
-	const struct sc_frame *own = sc_stack_own_frame(frames, n);
-	if (own)
-		snprintf(where, sizeof(where), ", waiting in %s", own->text);
+	if (sc_stack_own_text(pid, t->tid, own, sizeof(own)))
+		snprintf(where, sizeof(where), ", waiting in %s", own);
 	snprintf(buf + used, len - used, "%sT%u waits on futex %s%s%s",
 		 used ? "; " : "", t->logical, obj, addr_text, where);
 }
@@ -200,19 +192,11 @@ void sc_report_deadlock(struct sc_engine *e)
 	 * code on its stack.  Its last library call is the fallback: a
 	 * wait inlined into the program (std::latch's futex) made no call,
 	 * and the last one was elsewhere (std::thread's pthread_create). */
-	if (first) {
-		struct sc_frame frames[SC_STACK_FRAMES];
-		size_t n = sc_stack_unwind(first->proc->pid, first->tid, frames,
-					   SC_STACK_FRAMES);
-		const struct sc_frame *own = sc_stack_own_frame(frames, n);
-
-		if (own)
-			snprintf(r->location, sizeof(r->location), "%s",
-				 own->text);
-		else if (first->last_call_site)
-			sc_symbolize(first->proc->pid, first->last_call_site - 1,
-				     r->location, sizeof(r->location));
-	}
+	if (first && !sc_stack_own_text(first->proc->pid, first->tid,
+					r->location, sizeof(r->location)) &&
+	    first->last_call_site)
+		sc_symbolize(first->proc->pid, first->last_call_site - 1,
+			     r->location, sizeof(r->location));
 	sc_report_blocked_stacks(e);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;

@@ -198,20 +198,23 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	case SC_EV_PROCESS_EXIT:
 		/* A non-zero exit is reported with where it was decided. */
 		if (t->proc == e->main_proc && (int)t->regs.rdi != 0) {
+			/* The stack, and its frame of the program's own
+			 * code as the location: the line that called exit()
+			 * (a worker's, or main's return); none in a shell or
+			 * an interpreter (the script's line is not in its
+			 * frames).  One unwinding for both. */
 			struct sc_frame frames[SC_STACK_FRAMES];
 			size_t n = sc_stack_unwind(t->proc->pid, t->tid, frames,
 						   SC_STACK_FRAMES);
-			const struct sc_frame *own = sc_stack_own_frame(frames, n);
+			const struct sc_frame *own =
+				sc_process_is_own(e, t->proc)
+				? sc_stack_own_frame(frames, n) : NULL;
 
-			/* The location: the program's line that called
-			 * exit() (a worker's, or main's return); none in a
-			 * shell or an interpreter (the script's line is not
-			 * in its frames). */
 			snprintf(e->exit_where, sizeof(e->exit_where), "%s",
-				 own && sc_process_is_own(e, t->proc)
-				 ? own->text : "");
+				 own ? own->text : "");
 			e->exit_stack[0] = '\0';
-			sc_stack_append(t, e->exit_stack, sizeof(e->exit_stack));
+			sc_stack_format(t->logical, frames, n, e->exit_stack,
+					sizeof(e->exit_stack));
 			if (e->cfg->hand_over) {
 				sc_emit_event(e, &ev);
 				sc_hand_over_at_exit(e, t);

@@ -205,6 +205,17 @@ const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 	return NULL;
 }
 
+bool sc_stack_own_text(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	struct sc_frame frames[SC_STACK_FRAMES];
+	size_t n = sc_stack_unwind(pid, tid, frames, SC_STACK_FRAMES);
+	const struct sc_frame *own = sc_stack_own_frame(frames, n);
+
+	if (own)
+		snprintf(buf, len, "%s", own->text);
+	return own != NULL;
+}
+
 size_t sc_stack_format(uint32_t thread, const struct sc_frame *frames,
 		       size_t n, char *buf, size_t len)
 {
