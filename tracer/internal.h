@@ -788,6 +788,9 @@ void sc_load_wait_start(struct sc_engine *e);
 bool sc_load_wait_extend(struct sc_engine *e);
 
 /* ---- preempt.c ---- */
+/* The hash of the probe's states: v (the 8-byte words of p) into h. */
+uint64_t sc_state_mix(uint64_t h, uint64_t v);
+uint64_t sc_state_mix_bytes(uint64_t h, const uint8_t *p, size_t n);
 void sc_preempt_state_words(const struct sc_thread *t,
 			    uint64_t w[SC_PREEMPT_REGS]);
 uint64_t sc_preempt_state_hash(struct sc_thread *t);

@@ -59,7 +59,7 @@
 #define STACK_BELOW 128
 #define STACK_ABOVE 64
 
-static uint64_t mix(uint64_t h, uint64_t v)
+uint64_t sc_state_mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
 	h ^= h >> 31;
@@ -67,13 +67,13 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
-static uint64_t mix_bytes(uint64_t h, const uint8_t *p, size_t n)
+uint64_t sc_state_mix_bytes(uint64_t h, const uint8_t *p, size_t n)
 {
 	uint64_t w;
 
 	for (size_t i = 0; i + 8 <= n; i += 8) {
 		memcpy(&w, p + i, 8);
-		h = mix(h, w);
+		h = sc_state_mix(h, w);
 	}
 	return h;
 }
@@ -101,7 +101,7 @@ uint64_t sc_preempt_state_hash(struct sc_thread *t)
 
 	sc_preempt_state_words(t, words);
 	for (size_t i = 0; i < SC_PREEMPT_REGS; i++)
-		h = mix(h, words[i]);
+		h = sc_state_mix(h, words[i]);
 	return h ? h : 1;   /* 0 means "not recorded" in traces */
 }
 
@@ -115,12 +115,12 @@ uint64_t sc_preempt_full_hash(struct sc_thread *t, uint64_t regs_hash)
 	uint64_t h = regs_hash, rsp = t->regs.rsp;
 
 	if (sc_mem_read(t->proc, rsp - STACK_BELOW, stack, sizeof(stack)) == 0)
-		h = mix_bytes(h, stack, sizeof(stack));
+		h = sc_state_mix_bytes(h, stack, sizeof(stack));
 	else if (sc_mem_read(t->proc, rsp - STACK_BELOW, stack,
 			     STACK_BELOW) == 0)
-		h = mix_bytes(h, stack, STACK_BELOW);
+		h = sc_state_mix_bytes(h, stack, STACK_BELOW);
 	if (ptrace(PTRACE_GETFPREGS, t->tid, 0, &fp) == 0)
-		h = mix_bytes(h, (const uint8_t *)fp.xmm_space,
+		h = sc_state_mix_bytes(h, (const uint8_t *)fp.xmm_space,
 			      sizeof(fp.xmm_space));
 	return h;
 }

@@ -33,14 +33,6 @@
 /* Writable data of the module hashed at most (cc1's is 1.7 MB). */
 #define DATA_MAX (8u << 20)
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	h ^= h >> 31;
-	h *= 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 29);
-}
-
 /* Hash what can be read of [addr, addr + len): whole chunks that read,
  * none of those that do not (an address that is no pointer). */
 static uint64_t hash_range(struct sc_process *p, uint64_t h, uint64_t addr,
@@ -56,15 +48,8 @@ static uint64_t hash_range(struct sc_process *p, uint64_t h, uint64_t addr,
 
 		if (n > to_page)
 			n = to_page;
-		if (sc_mem_read(p, addr, buf, n) == 0) {
-			h = mix(h, addr);
-			for (size_t i = 0; i + 8 <= n; i += 8) {
-				uint64_t w;
-
-				memcpy(&w, buf + i, 8);
-				h = mix(h, w);
-			}
-		}
+		if (sc_mem_read(p, addr, buf, n) == 0)
+			h = sc_state_mix_bytes(sc_state_mix(h, addr), buf, n);
 		addr += n;
 		len -= n;
 	}
