@@ -231,13 +231,12 @@ static bool walk_children(struct walk *w, Dwarf_Die die, int depth,
 			  bool nested)
 {
 	Dwarf_Die child = NULL, next;
-	bool found = false;
 
 	if (depth > 64 || dwarf_child(die, &child, NULL) != DW_DLV_OK)
 		return false;
 	for (; child; child = next) {
 		Dwarf_Half tag = 0;
-		bool has_pc, descend = false, inside = false;
+		bool has_pc = false, descend = false, inside = false;
 		dwarf_tag(child, &tag, NULL);
 		switch (tag) {
 		case DW_TAG_namespace:
@@ -262,17 +261,15 @@ static bool walk_children(struct walk *w, Dwarf_Die die, int depth,
 		}
 		if (inside && tag == DW_TAG_inlined_subroutine)
 			record_site(w, child);
-		if (descend)
-			found = walk_children(w, child, depth + 1,
-					      (nested || tag == DW_TAG_subprogram ||
-					       tag == DW_TAG_lexical_block) &&
-					      !inside) ||
-				(inside && tag != DW_TAG_lexical_block);
-		/* The subprogram (or block, inline) that contains vaddr
-		 * holds the whole answer: no sibling does. */
-		bool done = found || (inside && tag != DW_TAG_namespace &&
-				      tag != DW_TAG_class_type &&
-				      tag != DW_TAG_structure_type);
+		/* Below a function or block that does not hold vaddr, only
+		 * the functions nested in it are looked at. */
+		bool found = descend &&
+			     walk_children(w, child, depth + 1, !inside &&
+					   (nested || tag == DW_TAG_subprogram ||
+					    tag == DW_TAG_lexical_block));
+		/* The DIE that contains vaddr (a function, a block, an
+		 * inline) holds the whole answer: no sibling does. */
+		bool done = found || inside;
 		if (done || dwarf_siblingof_b(w->dbg, child, 1, &next,
 					      NULL) != DW_DLV_OK)
 			next = NULL;
@@ -280,7 +277,7 @@ static bool walk_children(struct walk *w, Dwarf_Die die, int depth,
 		if (done)
 			return true;
 	}
-	return found;
+	return false;
 }
 
 static void walk_cu(struct walk *w, Dwarf_Die cu)
