@@ -23,12 +23,10 @@ static size_t located(const char *line, size_t len, const char *tag)
 			at = p;
 			break;
 		}
-	if (!at || at == line)
+	if (!at)
 		return 0;
-	size_t end = (size_t)(at - line), i = end;
-	while (i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9')
-		i--;
-	if (i == end || i < 2 || line[i - 1] != ':' || memchr(line, ' ', i))
+	size_t end = (size_t)(at - line);
+	if (!sc_is_file_line(line, end) || memchr(line, ' ', end))
 		return 0;
 	return end;
 }

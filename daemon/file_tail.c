@@ -80,6 +80,15 @@ char *sc_file_head(const char *path, size_t max)
 	return buf;
 }
 
+bool sc_is_file_line(const char *text, size_t end)
+{
+	size_t i = end;
+
+	while (i > 0 && text[i - 1] >= '0' && text[i - 1] <= '9')
+		i--;
+	return i < end && i >= 2 && text[i - 1] == ':';
+}
+
 size_t sc_line_len(const char *p)
 {
 	const char *nl = strchr(p, '\n');

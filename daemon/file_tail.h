@@ -26,6 +26,10 @@ typedef bool (*sc_report_parser)(const char *text, char *msg, size_t msglen,
 void sc_describe_from_head(const char *path, sc_report_parser parse,
 			   char *msg, size_t msglen, char *loc, size_t loclen);
 
+/* Is text[0..end) "FILE:LINE" (a file name of at least one character, a
+ * colon, digits), as test frameworks begin a failure's line? */
+bool sc_is_file_line(const char *text, size_t end);
+
 /* The length of the line at p (to its '\n' or the end), and where the
  * next one starts (NULL after the last). */
 size_t sc_line_len(const char *p);

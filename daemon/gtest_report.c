@@ -23,15 +23,10 @@ static size_t failure_head(const char *line, size_t len)
 	static const char tail[] = ": Failure";
 	size_t tl = sizeof(tail) - 1;
 
-	if (len <= tl || memcmp(line + len - tl, tail, tl) != 0)
+	if (len <= tl || memcmp(line + len - tl, tail, tl) != 0 ||
+	    !sc_is_file_line(line, len - tl))
 		return 0;
-	size_t end = len - tl;
-	size_t i = end;
-	while (i > 0 && line[i - 1] >= '0' && line[i - 1] <= '9')
-		i--;
-	if (i == end || i < 2 || line[i - 1] != ':')
-		return 0;
-	return end;
+	return len - tl;
 }
 
 bool sc_parse_gtest(const char *text, char *msg, size_t msglen, char *loc,
