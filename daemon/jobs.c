@@ -117,7 +117,7 @@ static void stop_jobs(struct session *S)
  * once; the log says which. */
 static void force_jobs(struct session *S)
 {
-	if (!S->killed || S->forced || 
+	if (!S->killed || S->forced ||
 	    sc_mono_seconds() - S->killed_at < TERM_GRACE_S)
 		return;
 	S->forced = true;

@@ -83,18 +83,15 @@ static bool check_limits(struct sc_engine *e)
 		r->verdict = SC_VERDICT_HANG;
 		double budget_s = cfg->timeout_ms / 1000.0;
 		double with_waits_s = (double)(e->deadline_us - e->start_us) / 1e6;
+		char waits[80] = "";
 
 		if (with_waits_s > budget_s + 0.0005)
-			snprintf(r->message, sizeof(r->message),
-				 "hang: run exceeded its %.3g s time budget "
-				 "(%.3g s with the time it waited for a CPU) "
-				 "after %llu events", budget_s, with_waits_s,
-				 (unsigned long long)e->step);
-		else
-			snprintf(r->message, sizeof(r->message),
-				 "hang: run exceeded its %.3g s time budget "
-				 "after %llu events", budget_s,
-				 (unsigned long long)e->step);
+			snprintf(waits, sizeof(waits), " (%.3g s with the time "
+				 "it waited for a CPU)", with_waits_s);
+		snprintf(r->message, sizeof(r->message),
+			 "hang: run exceeded its %.3g s time budget%s after "
+			 "%llu events", budget_s, waits,
+			 (unsigned long long)e->step);
 		sc_report_hang_stacks(e);
 		e->finished = true;
 	}

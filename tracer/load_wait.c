@@ -15,8 +15,6 @@
  * longer run.
  */
 #include <stdio.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -53,12 +51,12 @@ void sc_load_wait_start(struct sc_engine *e)
 bool sc_load_wait_extend(struct sc_engine *e)
 {
 	uint64_t timeout_us = (uint64_t)e->cfg->timeout_ms * 1000u;
-	uint64_t own = run_delay_ns(0, 0);
-	uint64_t waited_ns = own > e->own_delay_at_start_ns
-			     ? own - e->own_delay_at_start_ns : 0;
 
 	if (!timeout_us || e->attached)
 		return false;
+	uint64_t own = run_delay_ns(0, 0);
+	uint64_t waited_ns = own > e->own_delay_at_start_ns
+			     ? own - e->own_delay_at_start_ns : 0;
 	for (size_t i = 0; i < e->nthreads; i++) {
 		const struct sc_thread *t = e->threads[i];
 

@@ -50,27 +50,6 @@ bool sc_system_program(const char *path)
 
 /* A shell or a language runtime: the program it runs is the user's, not
  * its own code. */
-static bool interpreter(const char *path);
-
-bool sc_runtime_library(const char *exe, const char *lib)
-{
-	if (!interpreter(exe))
-		return false;
-	/* The installation's prefix: /root/.pyenv/versions/3.11.7/ of
-	 * .../bin/python3 holds lib/libpython3.11.so and lib-dynload's
-	 * modules.  A C extension of the user's, elsewhere, is not the
-	 * runtime's. */
-	const char *bin = strrchr(exe, '/');
-	size_t len = 0;
-	if (bin && bin > exe) {
-		const char *up = bin - 1;
-		while (up > exe && *up != '/')
-			up--;
-		len = (size_t)(up - exe) + 1;
-	}
-	return len > 1 && strncmp(lib, exe, len) == 0;
-}
-
 static bool interpreter(const char *path)
 {
 	static const char *const names[] = {
@@ -90,6 +69,25 @@ static bool interpreter(const char *path)
 			return true;
 	}
 	return false;
+}
+
+bool sc_runtime_library(const char *exe, const char *lib)
+{
+	if (!interpreter(exe))
+		return false;
+	/* The installation's prefix: /root/.pyenv/versions/3.11.7/ of
+	 * .../bin/python3 holds lib/libpython3.11.so and lib-dynload's
+	 * modules.  A C extension of the user's, elsewhere, is not the
+	 * runtime's. */
+	const char *bin = strrchr(exe, '/');
+	size_t len = 0;
+	if (bin && bin > exe) {
+		const char *up = bin - 1;
+		while (up > exe && *up != '/')
+			up--;
+		len = (size_t)(up - exe) + 1;
+	}
+	return len > 1 && strncmp(lib, exe, len) == 0;
 }
 
 bool sc_process_is_own(const struct sc_engine *e, const struct sc_process *p)
