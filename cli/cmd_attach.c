@@ -164,7 +164,8 @@ int cmd_attach(int argc, char **argv)
 	 * record one that never ran. */
 	int tracer = sc_tracer_of((pid_t)pid);
 	if (tracer < 0) {
-		cli_error("attach %ld: no such process", pid);
+		cli_error("attach %ld: no process %ld (it has exited, or never "
+			  "existed)", pid, pid);
 		return EXIT_FAIL;
 	}
 	if (tracer > 0) {
