@@ -30,4 +30,10 @@ struct sc_atomic_module {
 	const struct sc_addr_ranges *ranges;
 };
 
+/* The modules of one module map of a trace (sorted by load address). */
+struct sc_atomic_set {
+	struct sc_atomic_module *mods;
+	size_t n;
+};
+
 #endif

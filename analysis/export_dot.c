@@ -109,8 +109,7 @@ static void node(struct dot *d, size_t i, struct sc_symbolizer *sym, FILE *out)
 	if (e->object) {
 		struct sc_symbol s = { .location = NULL };
 		if (sym)
-			sc_symbolizer_data(sym, d->t->modules, d->t->nmodules,
-					  e->object, &s);
+			sc_symbolizer_event_data(sym, d->t, e, e->object, &s);
 		if (s.location && s.location[0] != '0')
 			snprintf(obj, sizeof(obj), " %s", s.location);
 		else

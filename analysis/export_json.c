@@ -76,6 +76,18 @@ static void put_modules(const struct sc_trace *t, FILE *out)
 			PRIu64 "}", m->load_address, m->size);
 	}
 	fputs(t->nmodules ? "\n]" : "]", out);
+	/* Every map by process and step (several after an exec or with
+	 * --follow-forks); "modules" above is the last one's. */
+	fputs(",\n\"maps\":[", out);
+	for (size_t i = 0; i < t->nmaps; i++) {
+		const struct sc_trace_map *m = &t->maps[i];
+		fprintf(out, "%s{\"process\":%" PRIu32 ",\"at_step\":%" PRIu64
+			",\"executable\":", i ? ",\n" : "\n", m->process,
+			m->at_step);
+		sc_json_string(out, m->nmodules ? m->modules[0].path : "");
+		putc('}', out);
+	}
+	fputs(t->nmaps ? "\n]" : "]", out);
 }
 
 static void put_event(const struct sc_trace *t, const struct sc_trace_event *e,
@@ -88,6 +100,9 @@ static void put_event(const struct sc_trace *t, const struct sc_trace_event *e,
 		sc_event_kind_name((enum sc_event_kind)e->kind),
 		sc_access_name((enum sc_access)e->access), e->object, e->pc,
 		e->enabled);
+	uint32_t process = sc_trace_process_of(t, e->thread);
+	if (process)
+		fprintf(out, ",\"process\":%" PRIu32, process);
 	/* The reader guarantees the range; a hand-built struct may not. */
 	if (e->nwoken && t->wake_pool && e->woken_offset <= t->nwake_pool &&
 	    e->nwoken <= t->nwake_pool - e->woken_offset) {

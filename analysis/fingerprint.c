@@ -94,8 +94,14 @@ int sc_trace_fingerprint_view(const struct sc_trace *t, enum sc_po_view view,
 		if (th > seen_max)
 			seen_max = th;
 		if (e->object && e->access != SC_ACC_NONE) {
+			/* Memory is per process (--follow-forks): user
+			 * addresses have 47 bits.  Sync objects are not
+			 * split: a process-shared one is the same. */
+			uint64_t key = e->object;
+			if (hb_is_mem(e->kind))
+				key |= (uint64_t)sc_trace_process_of(t, th) << 47;
 			int added;
-			int64_t k = u64map_get_or_add(&map, e->object,
+			int64_t k = u64map_get_or_add(&map, key,
 						      (uint32_t)nobjs, &added);
 			if (k < 0)
 				goto oom;

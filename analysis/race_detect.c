@@ -29,8 +29,7 @@ struct word {
 
 struct rd {
 	const struct sc_trace *t;
-	const struct sc_atomic_module *atomics;
-	size_t natomics;
+	const struct sc_atomic_set *atomics;    /* by module map */
 	uint32_t n;             /* thread slots */
 	uint32_t *vc;           /* n x n: vc[t*n + u] */
 	uint32_t *pending;      /* n x n: clocks to join at t's next event */
@@ -75,6 +74,14 @@ static uint32_t *obj_clock(struct rd *r, uint64_t obj)
 		r->nobj++;
 	}
 	return r->objclk + (size_t)k * r->n;
+}
+
+/* The shadow word of address a in the process of thread th: user
+ * addresses have 47 bits, so a's word number leaves 20 bits for the
+ * process (the trace reader's limit of threads). */
+static uint64_t word_key(const struct rd *r, uint32_t th, uint64_t a)
+{
+	return (a >> 3) | (uint64_t)sc_trace_process_of(r->t, th) << 44;
 }
 
 static struct word *get_word(struct rd *r, uint64_t w)
@@ -129,10 +136,14 @@ static bool declared_atomic(const struct rd *r, const struct sc_trace_event *e)
 {
 	const struct sc_atomic_module *m = NULL;
 	uint64_t len = e->size ? e->size : 1;
+	const struct sc_trace_map *map = r->atomics ?
+		sc_trace_event_map(r->t, e) : NULL;
+	if (!map)
+		return false;
+	const struct sc_atomic_set *set = &r->atomics[map - r->t->maps];
 
-	for (size_t i = 0; i < r->natomics && r->atomics[i].load <= e->object;
-	     i++)
-		m = &r->atomics[i];
+	for (size_t i = 0; i < set->n && set->mods[i].load <= e->object; i++)
+		m = &set->mods[i];
 	if (!m || !m->ranges || !m->ranges->n)
 		return false;
 	uint64_t a = e->object - m->load + m->first_vaddr;
@@ -145,11 +156,12 @@ static bool declared_atomic(const struct rd *r, const struct sc_trace_event *e)
  * shows; without this the first thread's accesses to the old object
  * raced with the new owner's (the state of a std::thread that the first
  * thread deleted at its end, constructed again by main for the next). */
-static void forget_block(struct rd *r, uint64_t block, uint32_t size)
+static void forget_block(struct rd *r, uint32_t th, uint64_t block,
+			 uint32_t size)
 {
 	for (uint64_t a = block & ~7ULL; a < block + size && a >= (block & ~7ULL);
 	     a += 8) {
-		int64_t k = u64map_get(&r->wordmap, a >> 3);
+		int64_t k = u64map_get(&r->wordmap, word_key(r, th, a));
 		if (k >= 0) {
 			r->words[k].n = 0;
 			r->words[k].atomic = false;
@@ -177,7 +189,7 @@ static int mem_access(struct rd *r, size_t ev, race_fn fn, void *ctx)
 		uint64_t lo = a < start ? start - a : 0;
 		uint64_t hi = start + len - a < 8 ? start + len - a : 8;
 		uint8_t mask = (uint8_t)(((1u << hi) - 1) & ~((1u << lo) - 1));
-		struct word *w = get_word(r, a >> 3);
+		struct word *w = get_word(r, word_key(r, th, a));
 		if (!w)
 			return -1;
 		/* Atomic instructions (rmw: lock prefix, xchg) are
@@ -212,9 +224,9 @@ static int mem_access(struct rd *r, size_t ev, race_fn fn, void *ctx)
 
 /* Plain accesses to a word that an rmw touched act as synchronisation
  * (hand-written spin locks release with a plain store). */
-static bool atomic_word(struct rd *r, uint64_t addr)
+static bool atomic_word(struct rd *r, uint32_t th, uint64_t addr)
 {
-	int64_t k = u64map_get(&r->wordmap, addr >> 3);
+	int64_t k = u64map_get(&r->wordmap, word_key(r, th, addr));
 	return k >= 0 && r->words[k].atomic;
 }
 
@@ -240,7 +252,7 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 		if (hb_is_mem(e->kind)) {
 			role = hb_object_role(e->kind);
 			sync_access = declared_atomic(r, e);
-			if (!role && (sync_access || atomic_word(r, e->object)))
+			if (!role && (sync_access || atomic_word(r, th, e->object)))
 				role = e->kind == SC_EV_MEM_READ ? HB_ACQUIRE
 								 : HB_RELEASE;
 		} else if (e->object) {
@@ -275,7 +287,7 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 				return m;
 		}
 		if (e->kind == SC_EV_FREE)
-			forget_block(r, e->object, e->size);
+			forget_block(r, th, e->object, e->size);
 		if (oc && (role & HB_RELEASE)) {
 			/* Re-fetched: obj_clock may have moved the clocks. */
 			oc = obj_clock(r, e->object);
@@ -313,9 +325,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 	return 0;
 }
 
-int race_detect(const struct sc_trace *t, const struct sc_atomic_module *atomics,
-		size_t natomics, race_fn fn, void *ctx, char *err,
-		size_t errlen)
+int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
+		race_fn fn, void *ctx, char *err, size_t errlen)
 {
 	struct rd r;
 	int rc;
@@ -323,7 +334,6 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_module *atomics
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.atomics = atomics;
-	r.natomics = natomics;
 	r.n = hb_thread_slots(t, err, errlen);
 	if (!r.n)
 		return -1;

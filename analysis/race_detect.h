@@ -22,12 +22,14 @@ typedef int (*race_fn)(void *ctx, size_t first, size_t second);
  * once, and counts one pair per access and other thread).  Returns 0, or
  * -1 with a one-line reason (too many threads, out of memory, or fn's
  * non-zero answer). */
-/* atomics (sorted by load address, n of them; may be NULL): the static
- * data that debug information declares atomic.  An access to it is
- * synchronisation (an acquire for a read, a release for a write), never
- * a data race, like any access to a word an atomic instruction touched. */
-int race_detect(const struct sc_trace *t, const struct sc_atomic_module *atomics,
-		size_t natomics, race_fn fn, void *ctx, char *err,
-		size_t errlen);
+/* atomics (one set per module map of t, t->nmaps of them; may be NULL):
+ * the static data that debug information declares atomic.  An access to
+ * it is synchronisation (an acquire for a read, a release for a write),
+ * never a data race, like any access to a word an atomic instruction
+ * touched.
+ * The processes of a --follow-forks trace have their own memory: the
+ * same address in two of them is two words, which never race. */
+int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
+		race_fn fn, void *ctx, char *err, size_t errlen);
 
 #endif /* SCHEDCTL_RACE_DETECT_H */

@@ -14,6 +14,7 @@
 
 #include "analysis.h"
 #include "atomic_vars.h"
+#include "fnv.h"
 #include "race_detect.h"
 #include "u64map.h"
 
@@ -123,19 +124,11 @@ static int reserve(void **arr, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static uint64_t fnv(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 /* The statement of a location, interned; -1 when out of memory. */
 static int64_t intern_stmt(struct sc_analysis *a, const struct sc_symbol *s)
 {
 	/* Open hashing over the string hash: step on collisions. */
-	for (uint64_t h = fnv(s->location);; h++) {
+	for (uint64_t h = sc_fnv_str(SC_FNV_OFFSET, s->location);; h++) {
 		int added;
 		int64_t k = u64map_get_or_add(&a->stmt_by_hash, h,
 					      (uint32_t)a->nstmts, &added);
@@ -162,17 +155,24 @@ static int64_t intern_stmt(struct sc_analysis *a, const struct sc_symbol *s)
 	}
 }
 
-static int64_t stmt_of_pc(struct sc_analysis *a, uint64_t pc)
+/* The statement of event e, named by its process's module map. */
+static int64_t stmt_of_event(struct sc_analysis *a,
+			     const struct sc_trace_event *e)
 {
-	int64_t k = u64map_get(&a->pc_stmt, pc);
+	const struct sc_trace_map *map = sc_trace_event_map(a->cur, e);
+	/* pc_stmt holds one trace's pcs: the map tells its processes'
+	 * programs apart (the same pc in a script's shell and its test). */
+	uint64_t key = e->pc ^ (map ? u64_mix(map->id) : 0);
+	int64_t k = u64map_get(&a->pc_stmt, key);
 	if (k >= 0)
 		return k;
 	struct sc_symbol s;
-	if (sc_symbolizer_pc(a->sym, a->cur->modules, a->cur->nmodules, pc, &s) < 0)
+	if (sc_symbolizer_pc(a->sym, map ? map->modules : NULL,
+			     map ? map->nmodules : 0, e->pc, &s) < 0)
 		return -1;
 	k = intern_stmt(a, &s);
 	int added;
-	if (k < 0 || u64map_get_or_add(&a->pc_stmt, pc, (uint32_t)k, &added) < 0)
+	if (k < 0 || u64map_get_or_add(&a->pc_stmt, key, (uint32_t)k, &added) < 0)
 		return -1;
 	return k;
 }
@@ -181,8 +181,8 @@ static int64_t stmt_of_pc(struct sc_analysis *a, uint64_t pc)
 static int on_race(void *ctx, size_t first, size_t second)
 {
 	struct sc_analysis *a = ctx;
-	int64_t s1 = stmt_of_pc(a, a->cur->events[first].pc);
-	int64_t s2 = stmt_of_pc(a, a->cur->events[second].pc);
+	int64_t s1 = stmt_of_event(a, &a->cur->events[first]);
+	int64_t s2 = stmt_of_event(a, &a->cur->events[second]);
 	if (s1 < 0 || s2 < 0)
 		return 1;
 	if (s1 > s2) {
@@ -229,30 +229,53 @@ static int cmp_atomic_module(const void *x, const void *y)
 	return a->load < b->load ? -1 : a->load > b->load;
 }
 
-/* The trace's modules with their declared atomic data, by load address;
- * *out is malloc'd (NULL when the trace has no modules). */
-static int atomic_modules(struct sc_analysis *a, const struct sc_trace *t,
-			  struct sc_atomic_module **out, size_t *n)
+/* A module map's modules with their declared atomic data, by load
+ * address. */
+static int atomic_set(struct sc_analysis *a, const struct sc_trace_map *map,
+		      struct sc_atomic_set *set)
 {
-	*out = NULL;
-	*n = 0;
-	if (!t->nmodules)
-		return 0;
-	struct sc_atomic_module *v = calloc(t->nmodules, sizeof(*v));
-	if (!v)
+	set->n = 0;
+	set->mods = calloc(map->nmodules, sizeof(*set->mods));
+	if (!set->mods)
 		return -1;
-	for (size_t i = 0; i < t->nmodules; i++) {
-		const struct sc_trace_module *m = &t->modules[i];
+	for (size_t i = 0; i < map->nmodules; i++) {
+		const struct sc_trace_module *m = &map->modules[i];
+		struct sc_atomic_module *v = &set->mods[set->n];
 		uint64_t first = 0;
 		if (!m->path)
 			continue;
-		v[*n].ranges = sc_symbolizer_atomics(a->sym, m->path, &first);
-		v[*n].load = m->load_address;
-		v[*n].first_vaddr = first;
-		(*n)++;
+		v->ranges = sc_symbolizer_atomics(a->sym, m->path, &first);
+		v->load = m->load_address;
+		v->first_vaddr = first;
+		set->n++;
 	}
-	qsort(v, *n, sizeof(*v), cmp_atomic_module);
-	*out = v;
+	qsort(set->mods, set->n, sizeof(*set->mods), cmp_atomic_module);
+	return 0;
+}
+
+static void free_atomic_sets(struct sc_atomic_set *sets, size_t n)
+{
+	for (size_t i = 0; sets && i < n; i++)
+		free(sets[i].mods);
+	free(sets);
+}
+
+/* One atomic set per module map of t; *out NULL when t has no map. */
+static int atomic_sets(struct sc_analysis *a, const struct sc_trace *t,
+		       struct sc_atomic_set **out)
+{
+	*out = NULL;
+	if (!t->nmaps)
+		return 0;
+	struct sc_atomic_set *sets = calloc(t->nmaps, sizeof(*sets));
+	if (!sets)
+		return -1;
+	for (size_t i = 0; i < t->nmaps; i++)
+		if (atomic_set(a, &t->maps[i], &sets[i]) < 0) {
+			free_atomic_sets(sets, t->nmaps);
+			return -1;
+		}
+	*out = sets;
 	return 0;
 }
 
@@ -292,15 +315,13 @@ int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
 		a->cur = t;
 		a->cur_run = r;
 		a->cap_cur_pairs = 0;
-		struct sc_atomic_module *atomics;
-		size_t natomics;
-		if (atomic_modules(a, t, &atomics, &natomics) < 0) {
+		struct sc_atomic_set *atomics;
+		if (atomic_sets(a, t, &atomics) < 0) {
 			free(r->name);
 			goto oom;
 		}
-		int rc = race_detect(t, atomics, natomics, on_race, a, err,
-				     errlen);
-		free(atomics);
+		int rc = race_detect(t, atomics, on_race, a, err, errlen);
+		free_atomic_sets(atomics, t->nmaps);
 		if (rc < 0) {
 			free(r->pairs);
 			free(r->name);

@@ -529,6 +529,25 @@ int sc_symbolizer_data(struct sc_symbolizer *s,
 	return resolve(s, mods, nmods, addr, true, out);
 }
 
+int sc_symbolizer_event_pc(struct sc_symbolizer *s, const struct sc_trace *t,
+			   const struct sc_trace_event *e, uint64_t pc,
+			   struct sc_symbol *out)
+{
+	const struct sc_trace_map *m = sc_trace_event_map(t, e);
+	return resolve(s, m ? m->modules : NULL, m ? m->nmodules : 0, pc,
+		       false, out);
+}
+
+int sc_symbolizer_event_data(struct sc_symbolizer *s,
+			     const struct sc_trace *t,
+			     const struct sc_trace_event *e, uint64_t addr,
+			     struct sc_symbol *out)
+{
+	const struct sc_trace_map *m = sc_trace_event_map(t, e);
+	return resolve(s, m ? m->modules : NULL, m ? m->nmodules : 0, addr,
+		       true, out);
+}
+
 const struct sc_addr_ranges *sc_symbolizer_atomics(struct sc_symbolizer *s,
 						     const char *path,
 						     uint64_t *first_vaddr)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "fnv.h"
 #include "trace.pb-c.h"
 
 /* Must match tracer/trace_writer.c. */
@@ -33,7 +34,7 @@ struct loader {
 	char *err;
 	size_t errlen;
 	struct sc_trace *t;
-	size_t events_cap, pool_cap, regs_cap;
+	size_t events_cap, pool_cap, regs_cap, maps_cap, procs_cap;
 	bool have_header, have_events;
 	uint64_t next_step;             /* step the next batch must start at */
 	uint64_t prev_object, prev_pc;  /* delta bases across batches */
@@ -106,12 +107,31 @@ static void free_modules(struct sc_trace_module *m, size_t n)
 	free(m);
 }
 
-/* Replace the module map (the header's, or a later ModuleMap after exec). */
-static int set_modules(struct loader *ld, Sctrace__Module **src, size_t n)
+static uint64_t map_id(const struct sc_trace_module *m, size_t n)
+{
+	uint64_t h = SC_FNV_OFFSET;
+	for (size_t i = 0; i < n; i++) {
+		h = sc_fnv_str(h, m[i].path);
+		h = sc_fnv_bytes(h, &m[i].load_address,
+				 sizeof(m[i].load_address));
+	}
+	return h;
+}
+
+/* Add a module map (the header's, or a ModuleMap after an exec) of
+ * process from step at_step on; it is the trace's last one.  An empty map
+ * (the modules could not be read) names nothing and is not kept. */
+static int add_modules(struct loader *ld, Sctrace__Module **src, size_t n,
+		       uint32_t process, uint64_t at_step)
 {
 	struct sc_trace *t = ld->t;
-	struct sc_trace_module *m = n ? calloc(n, sizeof(*m)) : NULL;
-	if (n && !m)
+	if (!n)
+		return 0;
+	if (grow(ld, (void **)&t->maps, &ld->maps_cap, t->nmaps + 1,
+		 sizeof(*t->maps)) < 0)
+		return -1;
+	struct sc_trace_module *m = calloc(n, sizeof(*m));
+	if (!m)
 		return oom(ld);
 	for (size_t i = 0; i < n; i++) {
 		const Sctrace__Module *s = src[i];
@@ -129,7 +149,10 @@ static int set_modules(struct loader *ld, Sctrace__Module **src, size_t n)
 		m[i].load_address = s->load_address;
 		m[i].size = s->size;
 	}
-	free_modules(t->modules, t->nmodules);
+	t->maps[t->nmaps++] = (struct sc_trace_map){
+		.process = process, .at_step = at_step, .id = map_id(m, n),
+		.modules = m, .nmodules = n,
+	};
 	t->modules = m;
 	t->nmodules = n;
 	return 0;
@@ -224,7 +247,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 		       h->n_race_pcs * sizeof(*t->race_pcs));
 		t->nrace_pcs = h->n_race_pcs;
 	}
-	return set_modules(ld, h->modules, h->n_modules);
+	return add_modules(ld, h->modules, h->n_modules, 0, 0);
 }
 
 static int take_footer(struct loader *ld, const Sctrace__Footer *f)
@@ -406,12 +429,41 @@ static int take_batch(struct loader *ld, const Sctrace__EventBatch *b,
 	return 0;
 }
 
+/* The most threads a trace can name a process for: hb_rules.c's limit. */
+#define PROCESS_THREADS_MAX (1u << 20)
+
+static int take_thread_process(struct loader *ld,
+			       const Sctrace__ThreadProcess *tp, uint64_t off)
+{
+	struct sc_trace *t = ld->t;
+	if (!tp->has_thread || !tp->has_process)
+		return corrupt(ld, off, "thread's process without %s",
+			       tp->has_thread ? "a process" : "a thread");
+	if (tp->thread >= PROCESS_THREADS_MAX ||
+	    tp->process >= PROCESS_THREADS_MAX)
+		return corrupt(ld, off, "thread %u of process %u is over "
+			       "the limit of %u threads", tp->thread,
+			       tp->process, PROCESS_THREADS_MAX);
+	size_t n = t->nthread_process;
+	if (tp->thread >= n) {
+		if (grow(ld, (void **)&t->thread_process, &ld->procs_cap,
+			 tp->thread + 1, sizeof(*t->thread_process)) < 0)
+			return -1;
+		/* Threads not named: the first process's. */
+		memset(t->thread_process + n, 0,
+		       (tp->thread + 1 - n) * sizeof(*t->thread_process));
+		t->nthread_process = tp->thread + 1;
+	}
+	t->thread_process[tp->thread] = tp->process;
+	return 0;
+}
+
 /* Dispatch one unpacked record. */
 static int take_record(struct loader *ld, const Sctrace__Record *rec,
 		       uint64_t off)
 {
 	int kinds = !!rec->header + !!rec->events + !!rec->footer +
-		    !!rec->modules;
+		    !!rec->modules + !!rec->thread_process;
 	/* A record type added by a newer writer: skip it. */
 	if (kinds == 0)
 		return 0;
@@ -426,17 +478,24 @@ static int take_record(struct loader *ld, const Sctrace__Record *rec,
 	if (!ld->have_header)
 		return corrupt(ld, off, "missing header (first record is %s)",
 			       rec->events ? "an event batch"
-			       : rec->footer ? "a footer" : "a module map");
+			       : rec->footer ? "a footer"
+			       : rec->modules ? "a module map"
+			       : "a thread's process");
 	if (ld->t->has_footer)
 		return corrupt(ld, off, "%s",
 			       rec->events ? "events after the footer"
 			       : rec->footer ? "second footer"
-			       : "module map after the footer");
+			       : rec->modules ? "module map after the footer"
+			       : "thread's process after the footer");
 	if (rec->events)
 		return take_batch(ld, rec->events, off);
 	if (rec->footer)
 		return take_footer(ld, rec->footer);
-	return set_modules(ld, rec->modules->modules, rec->modules->n_modules);
+	if (rec->thread_process)
+		return take_thread_process(ld, rec->thread_process, off);
+	const Sctrace__ModuleMap *mm = rec->modules;
+	return add_modules(ld, mm->modules, mm->n_modules,
+			   mm->has_process ? mm->process : 0, mm->at_step);
 }
 
 /* Decode the varint record length at buf[off..len).  Returns 1 with *v and
@@ -614,6 +673,39 @@ int sc_trace_load(const char *path, struct sc_trace *t, char *err,
 	return r;
 }
 
+uint32_t sc_trace_process_of(const struct sc_trace *t, uint32_t thread)
+{
+	return thread < t->nthread_process ? t->thread_process[thread] : 0;
+}
+
+const struct sc_trace_map *sc_trace_map_at(const struct sc_trace *t,
+					   uint32_t thread, uint64_t step)
+{
+	uint32_t process = sc_trace_process_of(t, thread);
+	const struct sc_trace_map *first = NULL, *at = NULL;
+
+	for (size_t i = 0; i < t->nmaps; i++) {
+		const struct sc_trace_map *m = &t->maps[i];
+		if (m->process != process)
+			continue;
+		if (!first)
+			first = m;
+		if (m->at_step <= step)
+			at = m;
+	}
+	if (at)
+		return at;
+	if (first)
+		return first;
+	return t->nmaps ? &t->maps[t->nmaps - 1] : NULL;
+}
+
+const struct sc_trace_map *sc_trace_event_map(const struct sc_trace *t,
+					      const struct sc_trace_event *e)
+{
+	return sc_trace_map_at(t, e->thread, e->step);
+}
+
 void sc_trace_free(struct sc_trace *t)
 {
 	if (!t)
@@ -632,7 +724,10 @@ void sc_trace_free(struct sc_trace *t)
 	free_strv(t->instrument_modules);
 	free_strv(t->instrument_sources);
 	free_strv(t->env);
-	free_modules(t->modules, t->nmodules);
+	for (size_t i = 0; i < t->nmaps; i++)
+		free_modules(t->maps[i].modules, t->maps[i].nmodules);
+	free(t->maps);
+	free(t->thread_process);
 	free(t->events);
 	free(t->wake_pool);
 	free(t->regs_pool);

@@ -200,7 +200,7 @@ static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
 	snprintf(out->object_name, sizeof(out->object_name), "0x%" PRIx64,
 		 e->object);
 	if (e->object &&
-	    sc_symbolizer_data(sym, t->modules, t->nmodules, e->object, &s) == 0 &&
+	    sc_symbolizer_event_data(sym, t, e, e->object, &s) == 0 &&
 	    s.location && s.location[0] != '0')
 		snprintf(out->object_name, sizeof(out->object_name), "%s",
 			 s.location);
@@ -211,7 +211,7 @@ static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
 	 * wait's): the call it is part of, the thread's last one. */
 	uint64_t pc = e->call_site ? e->call_site - 1 : e->pc;
 	if (!e->call_site &&
-	    (sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) != 0 ||
+	    (sc_symbolizer_event_pc(sym, t, e, pc, &s) != 0 ||
 	     !s.has_line)) {
 		for (const struct sc_trace_event *p = e; p-- > t->events;)
 			if (p->thread == e->thread && p->call_site) {
@@ -220,7 +220,7 @@ static void describe_side(struct sc_symbolizer *sym, const struct sc_trace *t,
 			}
 	}
 	memset(&s, 0, sizeof(s));
-	if (sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) == 0) {
+	if (sc_symbolizer_event_pc(sym, t, e, pc, &s) == 0) {
 		snprintf(out->location, sizeof(out->location), "%s",
 			 s.location ? s.location : "?");
 		/* A C++ template's name can be thousands of characters:

@@ -11,7 +11,7 @@
 
 /* " lock_b (0x555555558060)", or " 0x7ffc..." without a symbol. */
 static void describe_object(struct sc_symbolizer *sym,
-			    const struct sc_trace *t, uint64_t object,
+			    const struct sc_trace_map *map, uint64_t object,
 			    char *buf, size_t len)
 {
 	struct sc_symbol s;
@@ -19,8 +19,9 @@ static void describe_object(struct sc_symbolizer *sym,
 	buf[0] = '\0';
 	if (!object)
 		return;
-	if (sym && sc_symbolizer_data(sym, t->modules, t->nmodules, object,
-				      &s) == 0 && s.location[0] &&
+	if (sym && map &&
+	    sc_symbolizer_data(sym, map->modules, map->nmodules, object,
+			       &s) == 0 && s.location[0] &&
 	    strncmp(s.location, "0x", 2) != 0)
 		snprintf(buf, len, " %s (0x%" PRIx64 ")", s.location, object);
 	else
@@ -30,13 +31,15 @@ static void describe_object(struct sc_symbolizer *sym,
 /* " at file:line in function" when the pc has a source line (a memory
  * access of the program); nothing for an entry of libc, which the
  * event's kind already names. */
-static void describe_pc(struct sc_symbolizer *sym, const struct sc_trace *t,
-			uint64_t pc, char *buf, size_t len)
+static void describe_pc(struct sc_symbolizer *sym,
+			const struct sc_trace_map *map, uint64_t pc,
+			char *buf, size_t len)
 {
 	struct sc_symbol s;
 
 	buf[0] = '\0';
-	if (sym && sc_symbolizer_pc(sym, t->modules, t->nmodules, pc, &s) == 0 &&
+	if (sym && map &&
+	    sc_symbolizer_pc(sym, map->modules, map->nmodules, pc, &s) == 0 &&
 	    s.has_line)
 		snprintf(buf, len, " at %s%s%s", s.location,
 			 s.function[0] ? " in " : "", s.function);
@@ -60,9 +63,11 @@ void sc_search_describe_points(struct sc_search_stats *st,
 	for (uint32_t i = 0; i < st->npoints && i < SC_SEARCH_LEVELS; i++) {
 		const struct sc_search_point *p = &st->points[i];
 		char obj[160], where[192];
+		const struct sc_trace_map *map =
+			loaded ? sc_trace_map_at(&t, p->from, p->step) : NULL;
 
-		describe_object(sym, &t, p->object, obj, sizeof(obj));
-		describe_pc(sym, &t, p->pc, where, sizeof(where));
+		describe_object(sym, map, p->object, obj, sizeof(obj));
+		describe_pc(sym, map, p->pc, where, sizeof(where));
 		snprintf(st->bug_points[st->nbug_points++],
 			 sizeof(st->bug_points[0]),
 			 "step %" PRIu64 ": T%u was about to %s%s%s; T%u ran "

@@ -212,7 +212,10 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 		struct sc_module *mods;
 		size_t n;
 		if (sc_module_map(p->pid, &mods, &n) == 0) {
-			sc_trace_modules(e->cfg->trace, mods, n, e->step);
+			sc_trace_process_modules(e->cfg->trace,
+						 p == e->main_proc ? 0 :
+						 p->first_logical,
+						 mods, n, e->step);
 			sc_module_map_free(mods, n);
 		}
 	}

@@ -9,29 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "tracer.h"
 
 extern char **environ;
-
-#define FNV64_OFFSET 0xcbf29ce484222325ULL
-#define FNV64_PRIME 0x100000001b3ULL
 
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The terminating NUL separates the strings: {"A=1","B"} and {"A=1B"}
+ * must differ. */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		h ^= *p;
-		h *= FNV64_PRIME;
-	}
-	/* The terminating NUL separates the strings: {"A=1","B"} and
-	 * {"A=1B"} must differ. */
-	h ^= 0;
-	h *= FNV64_PRIME;
-	return h;
+	return sc_fnv_bytes(sc_fnv_str(h, s), "", 1);
 }
 
 /* envp NULL means the current environment (as in struct sc_run_config).
@@ -53,7 +45,7 @@ uint64_t sc_env_digest(char *const *envp)
 		memcpy(sorted, envp, n * sizeof(*sorted));
 		qsort(sorted, n, sizeof(*sorted), cmp_str);
 	}
-	uint64_t h = FNV64_OFFSET;
+	uint64_t h = SC_FNV_OFFSET;
 	for (size_t i = 0; i < n; i++)
 		h = fnv1a(h, sorted[i]);
 	free(sorted);

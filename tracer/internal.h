@@ -118,6 +118,9 @@ struct sc_process {
 	 * binary started by a script): its crash is the run's bug. */
 	bool runs_other_program;
 	uint32_t threads_created;       /* its threads so far, main included */
+	/* The logical id of its first controlled thread: how traces name
+	 * the process (sc_trace_thread_process). */
+	uint32_t first_logical;
 	/* Images that reached their entry point (1 for the first program,
 	 * more after exec). */
 	uint32_t images;

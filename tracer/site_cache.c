@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fnv.h"
 #include "internal.h"
 
 #define SITE_CACHE_ENTRIES 32
@@ -29,13 +30,10 @@ static size_t next_victim;
 
 static uint64_t hash_sources(const char *const *sources)
 {
-	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	uint64_t h = SC_FNV_OFFSET;
 
-	for (const char *const *s = sources; s && *s; s++) {
-		for (const char *c = *s; *c; c++)
-			h = (h ^ (uint8_t)*c) * 1099511628211ull;
-		h = (h ^ 0xff) * 1099511628211ull;   /* separator */
-	}
+	for (const char *const *s = sources; s && *s; s++)
+		h = sc_fnv_bytes(sc_fnv_str(h, *s), "\xff", 1); /* separator */
 	return h;
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "internal.h"
 
 /* One libunwind address space for the life of the job process.  Each
@@ -40,18 +41,15 @@ static int hash_code_mapping(const struct sc_map_entry *m, void *arg)
 
 	if (!m->exec)
 		return 0;
-	/* FNV-1a over the mapping's range, offset and path. */
-	for (size_t i = 0; i < sizeof(fields); i++)
-		*h = (*h ^ ((const uint8_t *)fields)[i]) * 0x100000001b3ULL;
-	for (const char *c = m->path; *c; c++)
-		*h = (*h ^ (uint8_t)*c) * 0x100000001b3ULL;
+	/* The mapping's range, offset and path. */
+	*h = sc_fnv_str(sc_fnv_bytes(*h, fields, sizeof(fields)), m->path);
 	return 0;
 }
 
 /* Which code pid has mapped where, as one number (0: unknown). */
 static uint64_t code_key(pid_t pid)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = SC_FNV_OFFSET;
 
 	return sc_maps_foreach(pid, hash_code_mapping, &h) < 0 ? 0 : h;
 }

@@ -70,6 +70,14 @@ struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
 	t->state = TH_NEW;
 	if (p->controlled && ++p->threads_created > e->res->process_threads)
 		e->res->process_threads = p->threads_created;
+	if (p->controlled && p->threads_created == 1)
+		p->first_logical = t->logical;
+	/* A child process's threads (--follow-forks) are named in the
+	 * trace, so that its addresses are not taken for the first
+	 * process's memory. */
+	if (p->controlled && p != e->main_proc && e->cfg->trace)
+		sc_trace_thread_process(e->cfg->trace, t->logical,
+					p->first_logical);
 	e->threads[e->nthreads++] = t;
 	return t;
 }

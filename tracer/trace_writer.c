@@ -460,6 +460,13 @@ int sc_trace_event(struct sc_trace_writer *w, const struct sc_event *ev)
 int sc_trace_modules(struct sc_trace_writer *w, const struct sc_module *mods,
 		     size_t n, uint64_t at_step)
 {
+	return sc_trace_process_modules(w, 0, mods, n, at_step);
+}
+
+int sc_trace_process_modules(struct sc_trace_writer *w, uint32_t process,
+			     const struct sc_module *mods, size_t n,
+			     uint64_t at_step)
+{
 	if (!w || (n && !mods)) {
 		errno = EINVAL;
 		return -1;
@@ -487,6 +494,9 @@ int sc_trace_modules(struct sc_trace_writer *w, const struct sc_module *mods,
 	map.modules = mp;
 	map.has_at_step = true;
 	map.at_step = at_step;
+	/* The first process's maps stay as they were written before. */
+	map.has_process = process != 0;
+	map.process = process;
 
 	Sctrace__Record rec = SCTRACE__RECORD__INIT;
 	rec.modules = &map;
@@ -494,6 +504,27 @@ int sc_trace_modules(struct sc_trace_writer *w, const struct sc_module *mods,
 	free(mp);
 	free(mv);
 	return r;
+}
+
+int sc_trace_thread_process(struct sc_trace_writer *w, uint32_t thread,
+			    uint32_t process)
+{
+	if (!w) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* After the events before it: a reader ties the thread's later
+	 * events to the process. */
+	if (flush_batch(w) < 0)
+		return -1;
+	Sctrace__ThreadProcess tp = SCTRACE__THREAD_PROCESS__INIT;
+	tp.has_thread = true;
+	tp.thread = thread;
+	tp.has_process = true;
+	tp.process = process;
+	Sctrace__Record rec = SCTRACE__RECORD__INIT;
+	rec.thread_process = &tp;
+	return write_record(w, &rec, NULL, 0);
 }
 
 /* Copy a fixed-size result string, NUL-terminated whatever the caller

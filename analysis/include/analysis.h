@@ -43,6 +43,17 @@ struct sc_trace_module {
 	uint64_t size;
 };
 
+/* One module map: the modules of one process from a step on (the header's,
+ * or a ModuleMap record after an exec or a --follow-forks child's exec). */
+struct sc_trace_map {
+	uint32_t process;       /* the logical id of its first thread */
+	uint64_t at_step;
+	uint64_t id;            /* a hash of its paths and addresses: equal
+				 * maps of two traces have the same id */
+	struct sc_trace_module *modules;
+	size_t nmodules;
+};
+
 /* A whole trace file in memory. */
 struct sc_trace {
 	/* header */
@@ -84,9 +95,17 @@ struct sc_trace {
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */
 	size_t nrace_pcs;
-	/* last module map seen */
+	/* every module map, in trace order; modules and nmodules are the
+	 * last one's (the program's, for a trace of one process) */
+	struct sc_trace_map *maps;
+	size_t nmaps;
 	struct sc_trace_module *modules;
 	size_t nmodules;
+	/* --follow-forks: by logical thread id, the process it ran in (the
+	 * logical id of that process's first thread); a thread beyond
+	 * nthread_process is of the first process (0) */
+	uint32_t *thread_process;
+	size_t nthread_process;
 	/* events */
 	struct sc_trace_event *events;
 	size_t nevents;
@@ -123,6 +142,17 @@ int sc_trace_load(const char *path, struct sc_trace *t, char *err,
 int sc_trace_load_buffer(const uint8_t *buf, size_t len, struct sc_trace *t,
 			 char *err, size_t errlen);
 void sc_trace_free(struct sc_trace *t);
+
+/* The process (the logical id of its first thread) thread ran in. */
+uint32_t sc_trace_process_of(const struct sc_trace *t, uint32_t thread);
+/* The module map to name an event of thread at step by: its process's
+ * last map at or before step (or that process's first map, or the trace's
+ * last map when the process has none).  NULL when the trace has no map. */
+const struct sc_trace_map *sc_trace_map_at(const struct sc_trace *t,
+					   uint32_t thread, uint64_t step);
+/* The same for the event e. */
+const struct sc_trace_map *sc_trace_event_map(const struct sc_trace *t,
+					      const struct sc_trace_event *e);
 
 /* Write the trace as one JSON object {"header":{..},"modules":[..],
  * "events":[..],"footer":{..},"truncated":bool} to out. */
@@ -182,6 +212,15 @@ int sc_symbolizer_pc(struct sc_symbolizer *s, const struct sc_trace_module *mods
 int sc_symbolizer_data(struct sc_symbolizer *s,
 		      const struct sc_trace_module *mods, size_t nmods,
 		      uint64_t addr, struct sc_symbol *out);
+/* The same with the module map of event e's process at its step
+ * (sc_trace_event_map): a pc or an address the event's thread saw. */
+int sc_symbolizer_event_pc(struct sc_symbolizer *s, const struct sc_trace *t,
+			   const struct sc_trace_event *e, uint64_t pc,
+			   struct sc_symbol *out);
+int sc_symbolizer_event_data(struct sc_symbolizer *s,
+			     const struct sc_trace *t,
+			     const struct sc_trace_event *e, uint64_t addr,
+			     struct sc_symbol *out);
 
 /* A statement pair that raced (session.c).  first <= second by location. */
 struct sc_race_pair {

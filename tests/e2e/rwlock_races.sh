@@ -11,6 +11,10 @@
 #   - sync_handoff (mutex lock/trylock/timedlock, cond, rwlock, sem, spin,
 #     barrier, once, call_once, create, join, mtx_*, cnd_*, thrd_join):
 #     no race at all.
+#   - a shell script that runs rwlock_counter twice (--follow-forks): the
+#     same, though the two processes use the same addresses (no ASLR), and
+#     each process's events are named by its own program; the exports
+#     show the three processes apart.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -26,12 +30,19 @@ line_of() {
 		head -n1 | cut -d: -f1
 }
 
-# races NAME SRC: launch and analyze; sets json to the analysis.
+# races NAME [PROGRAM...]: launch (the target NAME, or PROGRAM with
+# --follow-forks) and analyze; sets json to the analysis.
 races() {
 	local name=$1 rc=0
+	shift
+	local cmd=("$(sc_target "$name")") forks=()
+	if [ $# -gt 0 ]; then
+		cmd=("$@")
+		forks=(--follow-forks)
+	fi
 	sc launch --json --granularity mem -n "$RUNS" --seed "$SEED" \
 		--keep-going --keep-traces all --out "$SC_TMP/$name" \
-		-- "$(sc_target "$name")" >"$SC_TMP/$name.launch.json" \
+		"${forks[@]}" -- "${cmd[@]}" >"$SC_TMP/$name.launch.json" \
 		2>"$SC_TMP/$name.launch.err" || rc=$?
 	tap_is "$rc/$(json_get "$SC_TMP/$name.launch.json" 'd["failing_runs"]')" \
 		"0/0" "$name: $RUNS runs at --granularity mem, none failing"
@@ -44,11 +55,13 @@ races() {
 	tap_diag "$name: $(json_get "$json" '"; ".join("%s <-> %s: %d" % (r["first"], r["second"], r["count"]) for r in d["races"]) or "no race"')"
 }
 
-# only_race NAME SRC: the one racing pair is the UNLOCKED line with itself.
+# only_race NAME SRC [PROGRAM...]: the one racing pair is the UNLOCKED
+# line with itself.
 only_race() {
 	local name=$1 src=$2 line
+	shift 2
 	line=$(line_of "$src" "UNLOCKED")
-	races "$name"
+	races "$name" "$@"
 	tap_is "$(json_get "$json" 'sorted(set("%s <-> %s" % (r["first"], r["second"]) for r in d["races"]))')" \
 		'["'"$src:$line <-> $src:$line"'"]' \
 		"$name: the unprotected counter ($src:$line) is the only race; nothing on the locked data"
@@ -64,6 +77,24 @@ fi
 races sync_handoff
 tap_is "$(json_get "$json" 'd["distinct_race_pairs"]')" 0 \
 	"sync_handoff: no race through any pthread or C11 primitive"
+
+# Before traces named each thread's process, the second process's
+# accesses raced with the first's at the same addresses, and the shell's
+# events were named with rwlock_counter's symbols.
+twice=$SC_TMP/twice.sh
+printf '#!/bin/sh\n%s || exit 1\n%s || exit 1\n' \
+	"$(sc_target rwlock_counter)" "$(sc_target rwlock_counter)" >"$twice"
+chmod +x "$twice"
+only_race twice rwlock_counter.c "$twice"
+trace=$(ls "$SC_TMP/twice"/run-*.sctrace | head -n1)
+sc export "$trace" --format chrome -o "$SC_TMP/twice.chrome.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/twice.chrome.json" 'sorted(e["args"]["name"].split("/")[-1] for e in d["traceEvents"] if e["name"] == "process_name")')" \
+	'["rwlock_counter", "rwlock_counter", "twice.sh"]' \
+	"chrome export: the script's process and the two it started, named"
+sc export "$trace" --format json -o "$SC_TMP/twice.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/twice.json" 'len(set(e.get("process", 0) for e in d["events"])), [m["executable"].split("/")[-1] for m in d["maps"]][1:]')" \
+	"(3, ['rwlock_counter', 'rwlock_counter'])" \
+	"json export: events of three processes, a module map for each program the shell started"
 
 sc_check_no_leftovers
 tap_done

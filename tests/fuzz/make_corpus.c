@@ -50,6 +50,12 @@ static int write_one(const char *dir, const char *name, size_t nevents,
 			e.woken = woken;
 		}
 		sc_trace_event(w, &e);
+		/* A forked child's thread and its own module map
+		 * (--follow-forks), half way. */
+		if (mem && i == nevents / 2) {
+			sc_trace_thread_process(w, 2, 2);
+			sc_trace_process_modules(w, 2, mods, 1, i + 1);
+		}
 	}
 	if (!footer) {
 		sc_trace_abandon(w);

@@ -664,6 +664,57 @@ static void test_size(void)
 	diag("bytes/event with call sites over 1 MiB: %.2f", b);
 }
 
+/* --follow-forks: a forked process's thread and module map.  Its events
+ * are named by its own map, the first process's by theirs; a thread no
+ * record names is of process 0. */
+static void test_processes(void)
+{
+	const char *path = tu_path("forks.sctrace");
+	struct sc_trace_writer *w = sc_trace_create(path, &test_hdr);
+	struct sc_event ev = { .kind = SC_EV_MUTEX_LOCK, .access = SC_ACC_RMW,
+			       .object = 0x404040, .pc = 0x401136 };
+	sc_trace_modules(w, mods1, 2, 0);
+	for (uint64_t i = 0; i < 4; i++) {
+		ev.step = i;
+		ev.thread = (uint32_t)(i % 2);
+		sc_trace_event(w, &ev);
+	}
+	sc_trace_thread_process(w, 2, 2);
+	sc_trace_thread_process(w, 3, 2);
+	sc_trace_process_modules(w, 2, mods2, 1, 4);
+	for (uint64_t i = 4; i < 8; i++) {
+		ev.step = i;
+		ev.thread = (uint32_t)(i % 4);
+		sc_trace_event(w, &ev);
+	}
+	struct sc_run_result r = test_result();
+	sc_trace_finish(w, &r);
+
+	struct sc_trace t;
+	char err[512] = "";
+	if (!ok(sc_trace_load(path, &t, err, sizeof(err)) == 0,
+		"a trace with a child process loads")) {
+		diag("%s", err);
+		return;
+	}
+	ok(t.nevents == 8 && t.nmaps == 2 && t.maps[1].process == 2 &&
+	   t.maps[1].at_step == 4 && t.maps[0].process == 0,
+	   "both module maps kept, with their process and step");
+	ok(sc_trace_process_of(&t, 0) == 0 && sc_trace_process_of(&t, 1) == 0 &&
+	   sc_trace_process_of(&t, 2) == 2 && sc_trace_process_of(&t, 3) == 2 &&
+	   sc_trace_process_of(&t, 9) == 0,
+	   "threads 2 and 3 are of process 2, the others of process 0");
+	ok(sc_trace_map_at(&t, 1, 6) == &t.maps[0] &&
+	   sc_trace_map_at(&t, 3, 7) == &t.maps[1] &&
+	   sc_trace_event_map(&t, &t.events[6]) == &t.maps[1] &&
+	   sc_trace_event_map(&t, &t.events[5]) == &t.maps[0],
+	   "each event is named by its own process's map");
+	ok(t.modules == t.maps[1].modules && t.nmodules == 1,
+	   "modules is the last map's");
+	ok(t.maps[0].id != t.maps[1].id, "different maps, different ids");
+	sc_trace_free(&t);
+}
+
 int main(void)
 {
 	if (!tu_tmpdir())
@@ -676,6 +727,7 @@ int main(void)
 	test_writer_errors();
 	test_json();
 	test_size();
+	test_processes();
 	tu_cleanup();
 	return done_testing();
 }

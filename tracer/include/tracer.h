@@ -540,6 +540,15 @@ int sc_trace_event(struct sc_trace_writer *w, const struct sc_event *ev);
 /* Record the module map (after exec, once the loader mapped libraries). */
 int sc_trace_modules(struct sc_trace_writer *w, const struct sc_module *mods,
 		     size_t n, uint64_t at_step);
+/* The same for a process of --follow-forks other than the first one,
+ * named by the logical id of its first thread. */
+int sc_trace_process_modules(struct sc_trace_writer *w, uint32_t process,
+			     const struct sc_module *mods, size_t n,
+			     uint64_t at_step);
+/* Record that logical thread `thread` is of the process whose first
+ * thread is `process` (--follow-forks: threads of child processes). */
+int sc_trace_thread_process(struct sc_trace_writer *w, uint32_t thread,
+			    uint32_t process);
 /* Flush pending events and write the footer; closes and frees w. */
 int sc_trace_finish(struct sc_trace_writer *w, const struct sc_run_result *r);
 /* Flush and free without a footer (the reader reports verdict unknown). */
