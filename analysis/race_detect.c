@@ -30,6 +30,7 @@ struct word {
 struct rd {
 	const struct sc_trace *t;
 	const struct sc_atomic_set *atomics;    /* by module map */
+	atomic_code_fn atomic_code;
 	uint32_t n;             /* thread slots */
 	uint32_t *vc;           /* n x n: vc[t*n + u] */
 	uint32_t *pending;      /* n x n: clocks to join at t's next event */
@@ -169,6 +170,43 @@ static void forget_block(struct rd *r, uint32_t th, uint64_t block,
 	}
 }
 
+/* How far below a thread's clear_child_tid word (in glibc's struct
+ * pthread, at the top of the block that holds its stack and static TLS)
+ * the block may reach: the largest default stack (RLIMIT_STACK's usual
+ * 8 MiB) and a guard. */
+#define THREAD_BLOCK_BELOW ((uint64_t)8 << 20 | 64 << 10)
+#define THREAD_BLOCK_ABOVE 4096
+
+/* The exit of thread th, whose clear_child_tid word is at ctid: its own
+ * accesses to its stack and thread-local storage are forgotten.  Why:
+ * glibc keeps the block of an exited thread and gives it to the next
+ * thread created, whose thread-locals then sit at the same addresses,
+ * ordered after the exit by glibc's own lock, which no event shows (Rust's
+ * std and libtest: every thread-local of a test thread 'raced' with the
+ * next test thread's).  Only th's cells: what other threads did there
+ * stays, and th's accesses farther away are kept. */
+static void forget_thread_block(struct rd *r, uint32_t th, uint64_t ctid)
+{
+	if (ctid < THREAD_BLOCK_BELOW)
+		return;
+	uint64_t lo = ctid - THREAD_BLOCK_BELOW, hi = ctid + THREAD_BLOCK_ABOVE;
+	uint64_t process = word_key(r, th, 0);
+	for (size_t i = 0; i < r->wordmap.cap; i++) {
+		uint64_t key = r->wordmap.keys[i];
+		if (!r->wordmap.vals[i] || (key & ~((1ULL << 44) - 1)) != process)
+			continue;
+		uint64_t a = (key & ((1ULL << 44) - 1)) << 3;
+		if (a < lo || a >= hi)
+			continue;
+		struct word *w = &r->words[r->wordmap.vals[i] - 1];
+		uint32_t k = 0;
+		for (uint32_t j = 0; j < w->n; j++)
+			if (w->cells[j].thread != th)
+				w->cells[k++] = w->cells[j];
+		w->n = k;
+	}
+}
+
 /* Check and record one memory access.  Returns 0, 1 when fn stopped the
  * scan, -1 when out of memory. */
 static int mem_access(struct rd *r, size_t ev, race_fn fn, void *ctx)
@@ -252,6 +290,15 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 		if (hb_is_mem(e->kind)) {
 			role = hb_object_role(e->kind);
 			sync_access = declared_atomic(r, e);
+			if (!sync_access && r->atomic_code &&
+			    r->atomic_code(ctx, i)) {
+				struct word *w = get_word(r, word_key(r, th,
+								      e->object));
+				if (!w)
+					return -1;
+				w->atomic = true;
+				sync_access = true;
+			}
 			if (!role && (sync_access || atomic_word(r, th, e->object)))
 				role = e->kind == SC_EV_MEM_READ ? HB_ACQUIRE
 								 : HB_RELEASE;
@@ -318,6 +365,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			next_new++;
 		}
 		if (e->kind == SC_EV_THREAD_EXIT) {
+			if (e->object)
+				forget_thread_block(r, th, e->object);
 			memcpy(r->exitvc + (size_t)th * n, my, n * sizeof(*my));
 			r->exited[th] = true;
 		}
@@ -326,7 +375,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 }
 
 int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
-		race_fn fn, void *ctx, char *err, size_t errlen)
+		atomic_code_fn atomic_code, race_fn fn, void *ctx, char *err,
+		size_t errlen)
 {
 	struct rd r;
 	int rc;
@@ -334,6 +384,7 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.atomics = atomics;
+	r.atomic_code = atomic_code;
 	r.n = hb_thread_slots(t, err, errlen);
 	if (!r.n)
 		return -1;

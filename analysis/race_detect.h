@@ -12,6 +12,9 @@
 /* Called once per racing pair of events (indexes into t->events, first <
  * second). */
 typedef int (*race_fn)(void *ctx, size_t first, size_t second);
+/* Whether memory event ev is made by the code of an atomic type (the
+ * load or store of std::atomic, Rust's atomics): synchronisation. */
+typedef bool (*atomic_code_fn)(void *ctx, size_t ev);
 
 /* Find the data races of a run: memory events (read, write, rmw) of
  * different threads on overlapping bytes, at least one writing, unordered
@@ -26,10 +29,12 @@ typedef int (*race_fn)(void *ctx, size_t first, size_t second);
  * the static data that debug information declares atomic.  An access to
  * it is synchronisation (an acquire for a read, a release for a write),
  * never a data race, like any access to a word an atomic instruction
- * touched.
+ * touched.  So is an access atomic_code (may be NULL) says an atomic
+ * type's code made, and so are the other accesses to its word.
  * The processes of a --follow-forks trace have their own memory: the
  * same address in two of them is two words, which never race. */
 int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
-		race_fn fn, void *ctx, char *err, size_t errlen);
+		atomic_code_fn atomic_code, race_fn fn, void *ctx, char *err,
+		size_t errlen);
 
 #endif /* SCHEDCTL_RACE_DETECT_H */

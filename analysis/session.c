@@ -58,6 +58,7 @@ struct sc_analysis {
 	/* Per-run state of sc_analysis_add. */
 	struct sc_symbolizer *sym;
 	struct u64map pc_stmt;          /* pc -> stmt, for the current run */
+	struct u64map pc_atomic;        /* pc -> 1 atomic type's code, 2 not */
 	const struct sc_trace *cur;
 	struct run *cur_run;
 	size_t cap_cur_pairs;
@@ -77,6 +78,7 @@ struct sc_analysis *sc_analysis_new(void)
 	u64map_init(&a->stmt_by_hash);
 	u64map_init(&a->pair_by_key);
 	u64map_init(&a->pc_stmt);
+	u64map_init(&a->pc_atomic);
 	a->sym = sc_symbolizer_new();
 	if (!a->sym) {
 		free(a);
@@ -105,6 +107,7 @@ void sc_analysis_free(struct sc_analysis *a)
 	u64map_free(&a->stmt_by_hash);
 	u64map_free(&a->pair_by_key);
 	u64map_free(&a->pc_stmt);
+	u64map_free(&a->pc_atomic);
 	sc_symbolizer_free(a->sym);
 	free(a);
 }
@@ -155,14 +158,62 @@ static int64_t intern_stmt(struct sc_analysis *a, const struct sc_symbol *s)
 	}
 }
 
+/* The key of event e's pc in the per-trace pc maps: the module map tells
+ * its processes' programs apart (the same pc in a script's shell and its
+ * test). */
+static uint64_t pc_key(const struct sc_trace_map *map, uint64_t pc)
+{
+	return pc ^ (map ? u64_mix(map->id) : 0);
+}
+
+/* The library sources of atomic types' loads and stores: libstdc++'s
+ * std::atomic (inlined into the program's line, or a real function at
+ * -O0), and Rust's core::sync::atomic.  Their plain movs are atomic
+ * accesses, which only the source tells from data accesses. */
+static bool atomic_type_source(const char *path)
+{
+	static const char *const files[] = {
+		"/atomic_base.h", "/atomic", "/atomic_wait.h",
+		"/atomic_timed_wait.h", "/shared_ptr_atomic.h",
+		"/sync/atomic.rs",
+	};
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		size_t k = strlen(files[i]);
+		if (n >= k && strcmp(path + n - k, files[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* race_detect callback: whether memory event ev is an atomic type's own
+ * load or store (a library's code, never the program's own file of the
+ * same name). */
+static bool on_atomic_code(void *ctx, size_t ev)
+{
+	struct sc_analysis *a = ctx;
+	const struct sc_trace_event *e = &a->cur->events[ev];
+	const struct sc_trace_map *map = sc_trace_event_map(a->cur, e);
+	uint64_t key = pc_key(map, e->pc);
+	int64_t v = u64map_get(&a->pc_atomic, key);
+	if (v > 0)
+		return v == 1;
+	struct sc_symbol s;
+	bool atomic = map &&
+		      sc_symbolizer_pc(a->sym, map->modules, map->nmodules,
+				       e->pc, &s) == 0 &&
+		      s.system_file && atomic_type_source(s.system_file);
+	int added;
+	u64map_get_or_add(&a->pc_atomic, key, atomic ? 1 : 2, &added);
+	return atomic;
+}
+
 /* The statement of event e, named by its process's module map. */
 static int64_t stmt_of_event(struct sc_analysis *a,
 			     const struct sc_trace_event *e)
 {
 	const struct sc_trace_map *map = sc_trace_event_map(a->cur, e);
-	/* pc_stmt holds one trace's pcs: the map tells its processes'
-	 * programs apart (the same pc in a script's shell and its test). */
-	uint64_t key = e->pc ^ (map ? u64_mix(map->id) : 0);
+	uint64_t key = pc_key(map, e->pc);
 	int64_t k = u64map_get(&a->pc_stmt, key);
 	if (k >= 0)
 		return k;
@@ -312,6 +363,7 @@ int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
 		/* Pairs found before a failure are counted in the pairs'
 		 * totals: undo nothing, but do not count the run. */
 		u64map_clear(&a->pc_stmt);
+		u64map_clear(&a->pc_atomic);
 		a->cur = t;
 		a->cur_run = r;
 		a->cap_cur_pairs = 0;
@@ -320,7 +372,8 @@ int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
 			free(r->name);
 			goto oom;
 		}
-		int rc = race_detect(t, atomics, on_race, a, err, errlen);
+		int rc = race_detect(t, atomics, on_atomic_code, on_race, a,
+				     err, errlen);
 		free_atomic_sets(atomics, t->nmaps);
 		if (rc < 0) {
 			free(r->pairs);

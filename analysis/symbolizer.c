@@ -65,6 +65,7 @@ struct module_info {
 struct cached {
 	char *location;
 	char *function;
+	const char *system_file;        /* a module_info's file name */
 	bool has_line;
 	bool in_program;
 };
@@ -465,6 +466,8 @@ static int lookup(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 			snprintf(buf, sizeof(buf), "%s+0x%" PRIx64,
 				 base_name(tm->path), vaddr);
 		out->has_line = r != NULL;
+		if (r && sc_system_source(m->files[r->file]))
+			out->system_file = m->files[r->file];
 		out->location = strdup(buf);
 		out->function = strdup(!data && f ? name : "");
 		free(name);
@@ -513,6 +516,7 @@ static int resolve(struct sc_symbolizer *s, const struct sc_trace_module *mods,
 	out->function = c->function ? c->function : "";
 	out->has_line = c->has_line;
 	out->in_program = c->in_program;
+	out->system_file = c->system_file;
 	return c->location ? 0 : -1;
 }
 

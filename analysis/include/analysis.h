@@ -198,6 +198,10 @@ struct sc_symbol {
 	bool has_line;          /* location is file:line */
 	bool in_program;        /* ... of the program's own source, not a
 				 * system header's or a language library's */
+	/* The source file of the pc's own line when it is a system
+	 * header's or a language library's (the code of std::atomic inlined
+	 * into the program's line that location names), else NULL. */
+	const char *system_file;
 };
 /* name into out (len bytes), for a line of text: as it is when at most
  * max characters, else with every template argument list written "<...>"

@@ -6,6 +6,8 @@
 #   - rwlock_counter (pthread_rwlock_wrlock/rdlock/trywrlock/tryrdlock):
 #     the only racing pair is the marked UNLOCKED line with itself;
 #   - shared_mutex_counter (C++17 std::shared_mutex, std::mutex): same;
+#   - heap_atomic_flag (a std::atomic<bool> member of a heap object, its
+#     load and store plain movs, publishing a payload): same;
 #   - atomic_handoff (C11 release stores and acquire loads, plain movs on
 #     x86: a global flag, a structure's member, an array of flags): same;
 #   - sync_handoff (mutex lock/trylock/timedlock, cond, rwlock, sem, spin,
@@ -71,8 +73,10 @@ only_race rwlock_counter rwlock_counter.c
 only_race atomic_handoff atomic_handoff.c
 if [ -x "$top_builddir/tests/targets/shared_mutex_counter" ]; then
 	only_race shared_mutex_counter shared_mutex_counter.cc
+	only_race heap_atomic_flag heap_atomic_flag.cc
 else
 	tap_skip "shared_mutex_counter: no C++ compiler at build time"
+	tap_skip "heap_atomic_flag: no C++ compiler at build time"
 fi
 races sync_handoff
 tap_is "$(json_get "$json" 'd["distinct_race_pairs"]')" 0 \
