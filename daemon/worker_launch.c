@@ -539,7 +539,7 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 	bool free_events = controlled && pt.granularity == SC_GRAN_MEM;
 	if (wrap_exit)
 		sc_exit_defer_wrap(&defer, &policy,
-				   pt.pilot || sc_exit_defer_chosen(seed));
+				   pt.pilot || sc_exit_defer_chosen(seed), seed);
 	if (controlled && trace) {
 		struct sc_trace_header h = {
 			.tool_version = PACKAGE_VERSION,

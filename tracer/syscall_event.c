@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <stddef.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -102,6 +103,26 @@ static void clone_event(struct sc_engine *e, struct sc_thread *t, bool v3)
 	(void)e;
 }
 
+/* The duration a nanosleep or a relative clock_nanosleep asks for, in
+ * ns; 0 when it cannot be read or is absolute (TIMER_ABSTIME). */
+static uint64_t sleep_duration(struct sc_thread *t, long nr)
+{
+	struct timespec ts;
+	uint64_t req = t->regs.rdi;
+
+	if (nr == SYS_clock_nanosleep) {
+		if (t->regs.rsi & TIMER_ABSTIME)
+			return 0;
+		req = t->regs.rdx;
+	}
+	if (!req || sc_mem_read(t->proc, req, &ts, sizeof(ts)) < 0 ||
+	    ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
+		return 0;
+	if ((uint64_t)ts.tv_sec > UINT64_MAX / 1000000000ULL / 2)
+		return UINT64_MAX / 2;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static bool fd_syscall(long nr)
 {
 	switch (nr) {
@@ -160,6 +181,7 @@ void sc_syscall_event(struct sc_engine *e, struct sc_thread *t)
 	case SYS_nanosleep:
 	case SYS_clock_nanosleep:
 		t->next.kind = SC_EV_SLEEP;
+		t->next.sleep_ns = sleep_duration(t, nr);
 		break;
 	default:
 		t->next.kind = SC_EV_SYSCALL_BLOCKING;

@@ -54,10 +54,48 @@ static int pick_among(struct sc_exit_defer *d,
 	return d->inner.pick(d->inner.ctx, &v);
 }
 
-static int defer_pick(void *ctx, const struct sc_sched_view *view)
+/* view without the threads held asleep (sleep_hold.h), in *out, when
+ * one of the others can make progress; else view itself. */
+static const struct sc_sched_view *
+without_sleepers(struct sc_exit_defer *d, const struct sc_sched_view *view,
+		 struct sc_sched_view *out)
+{
+	size_t n = 0, nheld = 0;
+	bool progress = false;
+
+	for (size_t i = 0; i < view->nenabled; i++) {
+		const struct sc_thread_view *tv =
+			&view->threads[view->enabled[i]];
+		if (sc_sleep_hold_held(&d->hold, tv->thread))
+			nheld++;
+		else
+			progress = progress || progresses(tv);
+	}
+	if (!nheld || !progress)
+		return view;
+	if (d->cap_awake < view->nenabled) {
+		uint32_t *nv = realloc(d->awake, view->nenabled * sizeof(*nv));
+		if (!nv)        /* no hold rather than no run */
+			return view;
+		d->awake = nv;
+		d->cap_awake = view->nenabled;
+	}
+	for (size_t i = 0; i < view->nenabled; i++)
+		if (!sc_sleep_hold_held(&d->hold,
+					view->threads[view->enabled[i]].thread))
+			d->awake[n++] = view->enabled[i];
+	*out = *view;
+	out->enabled = d->awake;
+	out->nenabled = n;
+	return out;
+}
+
+static int defer_pick(void *ctx, const struct sc_sched_view *all)
 {
 	struct sc_exit_defer *d = ctx;
 	size_t nexit = 0, nprogress = 0, ncomputing = 0;
+	struct sc_sched_view awake;
+	const struct sc_sched_view *view = without_sleepers(d, all, &awake);
 
 	for (size_t i = 0; i < view->nenabled; i++) {
 		const struct sc_thread_view *tv =
@@ -95,7 +133,9 @@ static void defer_executed(void *ctx, const struct sc_event *ev)
 {
 	struct sc_exit_defer *d = ctx;
 
-	d->inner.executed(d->inner.ctx, ev);
+	sc_sleep_hold_executed(&d->hold, ev);
+	if (d->inner.executed)
+		d->inner.executed(d->inner.ctx, ev);
 }
 
 static int defer_release(void *ctx, const struct sc_event *ev)
@@ -128,18 +168,19 @@ static const char *defer_error(void *ctx)
 }
 
 void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p,
-			bool defer)
+			bool defer, uint64_t seed)
 {
 	memset(d, 0, sizeof(*d));
 	d->inner = *p;
 	d->defer = defer;
+	sc_sleep_hold_init(&d->hold, seed);
 	/* A callback the inner policy leaves NULL stays NULL: the engine's
 	 * default applies. */
 	*p = (struct sc_policy){
 		.ctx = d,
 		.pick = defer_pick,
 		.pick_wake = d->inner.pick_wake ? defer_pick_wake : NULL,
-		.executed = d->inner.executed ? defer_executed : NULL,
+		.executed = defer_executed,     /* sleep holds count */
 		.release = d->inner.release ? defer_release : NULL,
 		.slice = d->inner.slice ? defer_slice : NULL,
 		.preempt_target = d->inner.preempt_target ? defer_preempt_target
@@ -155,4 +196,8 @@ void sc_exit_defer_unwrap(struct sc_exit_defer *d, struct sc_policy *p)
 	free(d->enabled);
 	d->enabled = NULL;
 	d->cap = 0;
+	free(d->awake);
+	d->awake = NULL;
+	d->cap_awake = 0;
+	sc_sleep_hold_free(&d->hold);
 }

@@ -27,6 +27,9 @@
  * threads that could run instead of the exit are computing (stopped by
  * their time slice between scheduling points), the exit goes first.
  *
+ * The wrapper also holds a sleeping thread back while the others make
+ * progress (sleep_hold.h).
+ *
  * The wrapped run's trace records what ran as always, so its replay
  * needs nothing of this.
  */
@@ -37,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "strategy/sleep_hold.h"
 #include "tracer.h"
 
 #define SC_EXIT_DEFER_MAX 20000
@@ -45,6 +49,9 @@ struct sc_exit_defer {
 	struct sc_policy inner;
 	uint32_t *enabled;      /* the filtered enabled set of a pick */
 	size_t cap;
+	uint32_t *awake;        /* the enabled threads not held asleep */
+	size_t cap_awake;
+	struct sc_sleep_hold hold;
 	uint32_t deferred;      /* picks that left an exit out */
 	bool defer;             /* hold exits back (else only the rule
 				 * against computing threads applies) */
@@ -62,9 +69,9 @@ static inline bool sc_exit_defer_chosen(uint64_t seed)
 }
 
 /* Make *p the wrapper of the policy *p was (moved into d->inner); defer:
- * hold exits back as above. */
+ * hold exits back as above; seed: the run's (sleep holds). */
 void sc_exit_defer_wrap(struct sc_exit_defer *d, struct sc_policy *p,
-			bool defer);
+			bool defer, uint64_t seed);
 /* Give *p back its inner policy (to be destroyed by its strategy) and
  * free what the wrapper took. */
 void sc_exit_defer_unwrap(struct sc_exit_defer *d, struct sc_policy *p);

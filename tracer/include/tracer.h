@@ -114,6 +114,10 @@ struct sc_event {
 	/* SC_PREEMPT_BUDGET: the SC_PREEMPT_REGS values hashed into state
 	 * (in that order); NULL otherwise.  Valid during the callback. */
 	const uint64_t *regs;
+	/* Sleep events: the duration the thread asked for (a relative
+	 * nanosleep or clock_nanosleep), 0 when unknown.  Not in traces:
+	 * the strategies' wrapper uses it (sleep_hold.h). */
+	uint64_t sleep_ns;
 };
 
 /* The registers hashed into a preemption's state, in this order: r15 r14
