@@ -351,6 +351,8 @@ static void on_new_thread(struct sc_engine *e, struct sc_thread *parent,
 	int status;
 	pid_t got;
 
+	parent->spawn_pc = 0;
+
 	if (!c)
 		return;
 	/* The parent is stopped at its clone; the child has not run. */
@@ -378,6 +380,8 @@ static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 	struct sc_process *p = sc_process_new(e, pid, follow);
 	int status;
 	pid_t got;
+
+	parent->spawn_pc = 0;
 
 	if (!p)
 		return;
@@ -627,6 +631,16 @@ static void on_event_stop(struct sc_engine *e, struct sc_thread *t)
 	sc_resume_as_before(t);
 }
 
+/* A clone or fork the kernel restarts (sc_thread.spawn_pc). */
+static bool restarted_spawn(const struct sc_thread *t)
+{
+	long nr = (long)t->regs.orig_rax;
+
+	return t->spawn_pc && t->regs.rip == t->spawn_pc &&
+	       (nr == SYS_clone || nr == SYS_clone3 || nr == SYS_fork ||
+		nr == SYS_vfork);
+}
+
 static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 {
 	if (!t->controlled || t->proc->exiting) {
@@ -640,6 +654,10 @@ static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 		return;
 	}
 	sc_regs_fetch(t);
+	if (restarted_spawn(t)) {
+		sc_resume(t, PTRACE_CONT);      /* still the event it ran */
+		return;
+	}
 	if (sc_random_syscall(e, t) || sc_affinity_syscall(e, t))
 		return;   /* completed here: not a scheduling point */
 	t->stop = STOP_SECCOMP;

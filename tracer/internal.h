@@ -210,6 +210,12 @@ struct sc_thread {
 	 * make the kernel restart the syscall, and its seccomp stop would
 	 * come again as an event that no schedule holds.  0: not. */
 	uint64_t own_syscall_until_us;
+	/* The pc of a clone or fork event it executed whose child has not
+	 * appeared yet (0: none).  A seccomp stop there again is the kernel
+	 * restarting the call after a signal came first (ERESTARTNOINTR:
+	 * xargs -P gets SIGCHLD while it forks), not a new event: a replay,
+	 * where the signal comes at another time, sees one. */
+	uint64_t spawn_pc;
 	uint64_t next_check_us;         /* wall clock of the next look */
 	uint64_t cpu_at_resume_ns;      /* process CPU clock; 0: not read */
 	uint64_t cpu_at_check_ns;       /* at the last look */

@@ -146,6 +146,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		e->res->sync_steps++;
 	ev.enabled = nenabled;
 	ev.thread = t->logical;
+	t->spawn_pc = 0;
 
 	if (t->state == TH_BLOCKED) {
 		/* Chosen to time out (virtual time). */
@@ -246,8 +247,10 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		count_mem_event(e, t, ev.pc);
 	if (t->state == TH_BLOCKED)
 		return;
-	if (ev.kind == SC_EV_THREAD_CREATE || ev.kind == SC_EV_FORK)
+	if (ev.kind == SC_EV_THREAD_CREATE || ev.kind == SC_EV_FORK) {
 		t->own_syscall_until_us = sc_now_us() + OWN_SYSCALL_MAX_US;
+		t->spawn_pc = ev.pc;
+	}
 	sc_start_running(e, t, PTRACE_CONT);
 }
 
