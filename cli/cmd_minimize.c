@@ -40,7 +40,9 @@ static const char minimize_usage[] =
 "\n"
 "  -o, --output FILE       the minimised trace (default: TRACE with\n"
 "                          .min.sctrace in place of .sctrace)\n"
-"      --max-runs N        run the program at most N times (default 300)\n"
+"      --max-runs N        run the program at most N times (default 300;\n"
+"                          the search stops at four fifths of them and\n"
+"                          keeps the rest for naming the racing pair)\n"
 "      --timeout SECONDS   wall-clock limit of each run (default: ten\n"
 "                          times the recorded run, at least 2 s, at most\n"
 "                          the recorded limit; a recorded hang: the\n"
@@ -84,6 +86,10 @@ struct minimize {
 	bool *dropped;                  /* sw[i] left out for good */
 	char *wakes;                    /* the wake choices, kept */
 	uint32_t runs, max_runs;
+	/* The runs the search may use: the rest of max_runs is for naming
+	 * the racing pair.  budget_hit: the search stopped at it. */
+	uint32_t search_runs;
+	bool budget_hit;
 	bool verbose;                   /* --verbose */
 	char verdict[32];               /* of the recorded failure */
 	/* The best failing run: fewest preemptions. */
@@ -273,13 +279,13 @@ static int ddmin(struct minimize *m, const size_t *cand, size_t n)
 		return -1;
 	if (rc)
 		nc = 0;
-	while (nc >= 2 && m->runs < m->max_runs) {
+	while (nc >= 2 && m->runs < m->search_runs) {
 		size_t size = (nc + parts - 1) / parts;
 		bool reduced = false;
 
 		for (int pass = 0; pass < 2 && !reduced; pass++)
 			for (size_t lo = 0; lo < nc && !reduced &&
-			     m->runs < m->max_runs; lo += size) {
+			     m->runs < m->search_runs; lo += size) {
 				size_t hi = lo + size < nc ? lo + size : nc;
 				rc = test_subset(m, cand, n, lo, hi,
 						 pass == 1, c, nc);
@@ -376,6 +382,8 @@ static int copy_file(const char *from, const char *to)
 static int try_moved(struct minimize *m, const char *from, const char *instead,
 		     const char *record)
 {
+	if (m->runs >= m->max_runs)
+		return -1;      /* --max-runs: the pair stays unnamed */
 	size_t len = strlen(m->best_text) + strlen(instead) + 2;
 	char *text = malloc(len), *p = text, *save = NULL;
 	char *copy = strdup(m->best_text);
@@ -528,7 +536,7 @@ static void print_text(const struct minimize *m, const char *output,
 	       "can be dropped%s\n", m->runs, cli_s(m->runs), m->verdict,
 	       m->best_preemptions, cli_s(m->best_preemptions),
 	       m->first_preemptions,
-	       m->runs >= m->max_runs ? "; stopped at --max-runs, fewer may "
+	       m->budget_hit ? "; stopped at --max-runs, fewer may "
 					"do" : "");
 	printf("minimised trace: %s (schedctl replay %s)\n", output, output);
 	if (m->best_points[0])
@@ -605,7 +613,7 @@ static void print_json(const struct minimize *m, const char *trace,
 	json_uint(&j, "runs", m->runs);
 	json_uint(&j, "preemptions_before", m->first_preemptions);
 	json_uint(&j, "preemptions", m->best_preemptions);
-	json_bool(&j, "max_runs_reached", m->runs >= m->max_runs);
+	json_bool(&j, "max_runs_reached", m->budget_hit);
 	json_string(&j, "preemption_points", m->best_points);
 	if (have_pair) {
 		json_begin_object(&j, "racing_pair");
@@ -691,7 +699,7 @@ static int drop_free_switches(struct minimize *m)
 static int try_single_switches(struct minimize *m)
 {
 	for (size_t i = 0; i < m->nsw && m->best_preemptions > 1 &&
-	     m->runs < m->max_runs; i++) {
+	     m->runs < m->search_runs; i++) {
 		size_t len = strlen(m->wakes) + strlen(m->sw[i]) + 2;
 		char *text = malloc(len);
 		if (!text)
@@ -712,7 +720,7 @@ static int minimize_run(struct minimize *m)
 		code = EXIT_FAIL;
 	/* Dropping preemptions can turn kept switches into preemptions:
 	 * go on from the best run's own until that stops helping. */
-	for (int round = 0; !code && round < 4 && m->runs < m->max_runs;
+	for (int round = 0; !code && round < 4 && m->runs < m->search_runs;
 	     round++) {
 		size_t cand[m->nsw + 1];
 		size_t n = candidates(m, cand);
@@ -724,6 +732,7 @@ static int minimize_run(struct minimize *m)
 	}
 	if (!code && try_single_switches(m) < 0)
 		code = EXIT_FAIL;
+	m->budget_hit = m->runs >= m->search_runs;
 	return code;
 }
 
@@ -771,6 +780,7 @@ int cmd_minimize(int argc, char **argv)
 			return cli_bad_option(c, argv);
 		}
 	}
+	m.search_runs = m.max_runs - m.max_runs / 5;
 	if (optind >= argc)
 		return cli_usage_error("minimize: no trace given (schedctl minimize TRACE)");
 	if (optind + 1 < argc)

@@ -73,6 +73,14 @@ check() {
 }
 
 check check_then_act sync 'check_then_act\.c:27' 'check_then_act\.c:23' account_lock
+# --max-runs is every run of the program: naming the pair took up to a
+# dozen more (QA: --max-runs 20 made 25 runs).
+trace=$(json_get "$SC_TMP/check_then_act.launch.json" 'd["bugs"][0]["trace"]')
+rc=0
+sc minimize --json --max-runs 5 "$trace" >"$SC_TMP/max.json" 2>/dev/null || rc=$?
+tap_is "$rc $(json_get "$SC_TMP/max.json" 'd["runs"] <= 5')" "0 true" \
+	"--max-runs 5: at most 5 runs in all ($(json_get "$SC_TMP/max.json" 'd["runs"]'))"
+
 check order_violation sync 'order_violation\.c:62' 'order_violation\.c:46' config_lock
 # A deadlock: the pair is the lock taken in the other order, not the
 # start of a thread that the last preemption also decided.
