@@ -1,4 +1,4 @@
-/* assert_parse.c - bug messages from glibc assertion lines. */
+/* assert_parse.c - bug messages from glibc's and GLib's assertion lines. */
 #include "config.h"
 
 #include <ctype.h>
@@ -54,6 +54,46 @@ bool sc_parse_assert(const char *line, char *loc, size_t loclen)
 	return true;
 }
 
+/* GLib: "ERROR:%s:%d:%s: %s" (file, line, function, what failed), alone
+ * on its line or after g_test's "Bail out! " or a "** " log prefix. */
+bool sc_parse_glib_assert(const char *line, char *loc, size_t loclen)
+{
+	static const char *const prefixes[] = { "", "Bail out! ", "** " };
+	const char *file = NULL, *p, *num, *func, *colon;
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (strncmp(line, prefixes[i], n) == 0 &&
+		    strncmp(line + n, "ERROR:", 6) == 0) {
+			file = line + n + 6;
+			break;
+		}
+	}
+	if (!file || !strstr(file, "assertion failed"))
+		return false;
+	/* The file is up to the first ":<digits>:". */
+	for (p = file; *p; p++)
+		if (*p == ':' && isdigit((unsigned char)p[1]))
+			break;
+	if (!*p || p == file)
+		return false;
+	num = p + 1;
+	while (isdigit((unsigned char)*num))
+		num++;
+	if (*num != ':')
+		return false;
+	func = num + 1;
+	colon = strstr(func, ": ");
+	if (!colon)
+		return false;
+	if (colon > func)
+		snprintf(loc, loclen, "%.*s (%.*s)", (int)(num - file), file,
+			 (int)(colon - func), func);
+	else
+		snprintf(loc, loclen, "%.*s", (int)(num - file), file);
+	return true;
+}
+
 void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
 		     char *msg, size_t msglen, char *loc, size_t loclen)
 {
@@ -71,7 +111,8 @@ void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
 		while (b > stderr_tail && b[-1] != '\n')
 			b--;
 		snprintf(line, sizeof(line), "%.*s", (int)(end - b), b);
-		if (sc_parse_assert(line, loc, loclen)) {
+		if (sc_parse_assert(line, loc, loclen) ||
+		    sc_parse_glib_assert(line, loc, loclen)) {
 			snprintf(msg, msglen, "%s", line);
 			return;
 		}

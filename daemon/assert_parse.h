@@ -5,6 +5,9 @@
  * before: glibc's assert() prints
  *     prog: buggy.c:21: main: Assertion `x == 2' failed.
  * That line becomes the message and "buggy.c:21 (main)" the location.
+ * GLib's g_assert() and g_assert_cmp*() (and g_test's "Bail out!") print
+ *     ERROR:pool.c:27:main: assertion failed (total == 10): (9 == 10)
+ * which is read the same way.
  */
 #ifndef SCHEDCTL_ASSERT_PARSE_H
 #define SCHEDCTL_ASSERT_PARSE_H
@@ -18,6 +21,8 @@
 /* If line is a glibc assertion message, write "file:line (func)" (or
  * "file:line" without a function) to loc and return true. */
 bool sc_parse_assert(const char *line, char *loc, size_t loclen);
+/* The same for a GLib assertion line. */
+bool sc_parse_glib_assert(const char *line, char *loc, size_t loclen);
 
 /* Message and location of a failed run: the engine's, refined by the
  * program's own assertion line in stderr_tail when there is one. */

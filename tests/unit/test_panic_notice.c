@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assert_parse.h"
 #include "panic_parse.h"
 #include "run_notice.h"
 #include "tap.h"
@@ -29,7 +30,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(25);
+	plan(29);
 	parses("thread 'main' panicked at 'called `Result::unwrap()` on an "
 	       "`Err` value: Any { .. }', src/main.rs:14:27",
 	       "panicked: called `Result::unwrap()` on an `Err` value: "
@@ -173,5 +174,25 @@ int main(void)
 	ok(sc_run_notices(&r, lines, 2) == 2, "notice and warning");
 	ok(sc_run_notices(&r, lines, 1) == 1, "no more than asked");
 	ok(!strchr(lines[0], '\n'), "one line");
+
+	/* GLib's assertions (an abort, like assert()'s). */
+	memset(&r, 0, sizeof(r));
+	r.verdict = SC_VERDICT_ASSERT;
+	strcpy(r.message, "SIGABRT (Aborted) in T0");
+	sc_bug_describe(&r, "**\nERROR:glib_pool.c:27:main: assertion failed "
+			"(total == 10): (9 == 10)\n", msg, sizeof(msg), loc,
+			sizeof(loc));
+	ok(strcmp(msg, "ERROR:glib_pool.c:27:main: assertion failed "
+		  "(total == 10): (9 == 10)") == 0 &&
+	   strcmp(loc, "glib_pool.c:27 (main)") == 0,
+	   "g_assert_cmpint: its line is the message, its file and line the "
+	   "location");
+	ok(sc_parse_glib_assert("Bail out! ERROR:t.c:9:test_x: assertion "
+				"failed: (n > 0)", loc, sizeof(loc)) &&
+	   strcmp(loc, "t.c:9 (test_x)") == 0, "g_test's Bail out! line");
+	ok(!sc_parse_glib_assert("ERROR: could not open file", loc,
+				 sizeof(loc)), "an ERROR: line of the program");
+	ok(!sc_parse_glib_assert("ERROR:x.c:1:f: something else", loc,
+				 sizeof(loc)), "a GLib error that is no assertion");
 	return done_testing();
 }
