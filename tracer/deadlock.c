@@ -156,6 +156,23 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 		 used ? "; " : "", t->logical, obj, addr_text, where);
 }
 
+/* Where a deadlock report is best located: at a thread waiting for a
+ * lock (the cycle of a lock-order deadlock: 2), else at one not joining
+ * a thread (1), not at main waiting for the others to end (0: in
+ * pthread_join, or in boost::thread::join's condition variable). */
+static int location_rank(struct sc_engine *e, const struct sc_thread *t)
+{
+	uint64_t addr = waited_on(t);
+	bool inside = t->last_call_object && addr >= t->last_call_object &&
+		      addr < t->last_call_object + LIBC_OBJECT_SPAN;
+
+	if (inside && (t->last_call_kind == SC_EV_MUTEX_LOCK ||
+		       t->last_call_kind == SC_EV_RWLOCK_RDLOCK ||
+		       t->last_call_kind == SC_EV_RWLOCK_WRLOCK))
+		return 2;
+	return thread_by_ctid(e, addr) ? 0 : 1;
+}
+
 void sc_report_deadlock(struct sc_engine *e)
 {
 	struct sc_run_result *r = e->res;
@@ -177,10 +194,8 @@ void sc_report_deadlock(struct sc_engine *e)
 		if (!t->controlled ||
 		    (t->state != TH_BLOCKED && !t->spin_wait))
 			continue;
-		/* Locate the report at a thread in the cycle, not at main
-		 * waiting in pthread_join. */
-		if (!first || (thread_by_ctid(e, waited_on(first)) &&
-			       !thread_by_ctid(e, waited_on(t))))
+		/* Locate the report at a thread in the cycle. */
+		if (!first || location_rank(e, t) > location_rank(e, first))
 			first = t;
 		blocked++;
 		describe_wait(e, t, graph, sizeof(graph));

@@ -122,5 +122,24 @@ case $t0 in
 *) tap_not_ok "std::latch deadlock: the message says where each thread waits, an address once" ;;
 esac
 
+# main waits for the two in a condition variable (a wait group,
+# boost::thread::join): the report was located at main's wait, which is
+# no part of the cycle (QA: boost::thread).
+src=$top_srcdir/tests/targets/waitgroup_deadlock.c
+ab=$(grep -n '/\* LOCK-AB \*/' "$src" | cut -d: -f1)
+ba=$(grep -n '/\* LOCK-BA \*/' "$src" | cut -d: -f1)
+json=$SC_TMP/waitgroup.json
+rc=0
+sc launch --json -s random -n 200 --seed 7 -- "$(sc_target waitgroup_deadlock)" \
+	>"$json" 2>"$SC_TMP/err" || rc=$?
+loc=$(json_get "$json" 'd["bugs"][0]["kind"] + " " + d["bugs"][0]["location"]')
+tap_diag "waitgroup_deadlock: $loc"
+case $loc in
+"deadlock a_then_b at waitgroup_deadlock.c:$ab "* | \
+"deadlock b_then_a at waitgroup_deadlock.c:$ba "*)
+	tap_ok "waitgroup_deadlock: located at a lock of the cycle, not main's wait" ;;
+*)	tap_not_ok "waitgroup_deadlock: located at a lock of the cycle, not main's wait (exit $rc)" ;;
+esac
+
 sc_check_no_leftovers
 tap_done
