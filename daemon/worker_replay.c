@@ -153,12 +153,39 @@ static void end_policy(struct sc_policy *p, bool guided)
 		sc_replay_destroy(p);
 }
 
+/* A JVM at start reads /tmp/hsperfdata_USER, where each JVM keeps a file
+ * and one that did not end cleanly (a diverged replay) leaves it: a
+ * replay then finds other files than the recording did and diverges,
+ * every other time (QA).  -XX:-UsePerfData turns the files off. */
+static void note_jvm(const struct sc_trace *t, char *msg, size_t len)
+{
+	bool jvm = false;
+
+	for (size_t k = 0; k < t->nmaps && !jvm; k++)
+		for (size_t i = 0; i < t->maps[k].nmodules && !jvm; i++) {
+			const char *path = t->maps[k].modules[i].path;
+			const char *base = path ? strrchr(path, '/') : NULL;
+			jvm = base && strcmp(base, "/libjvm.so") == 0;
+		}
+	for (size_t i = 0; jvm && i < t->argc; i++)
+		if (strcmp(t->argv[i], "-XX:-UsePerfData") == 0)
+			return;
+	if (jvm) {
+		size_t used = strlen(msg);
+		snprintf(msg + used, len - used, " (a JVM: the files other "
+			 "JVMs left in /tmp/hsperfdata_* change its start; "
+			 "record and replay with java -XX:-UsePerfData)");
+	}
+}
+
 /* A divergence after the program was rebuilt says so: the recorded
- * schedule is of other code (the first module whose build-id changed). */
+ * schedule is of other code (the first module whose build-id changed,
+ * in any process of the run).  A JVM's is the other usual cause. */
 static void note_rebuilt(const struct sc_trace *t, char *msg, size_t len)
 {
-	for (size_t i = 0; i < t->nmodules; i++) {
-		const struct sc_trace_module *m = &t->modules[i];
+	for (size_t k = 0; k < t->nmaps; k++)
+	for (size_t i = 0; i < t->maps[k].nmodules; i++) {
+		const struct sc_trace_module *m = &t->maps[k].modules[i];
 		uint8_t now[64];
 		if (!m->build_id_len || !m->path)
 			continue;
@@ -171,6 +198,7 @@ static void note_rebuilt(const struct sc_trace *t, char *msg, size_t len)
 			 n ? "was rebuilt" : "is gone or unreadable");
 		return;
 	}
+	note_jvm(t, msg, len);
 }
 
 /* Did the recorded run die of a signal that comes from outside a program

@@ -2,8 +2,8 @@
  * sleep_backoff.c - sleeps that wait for another thread, two ways.
  *
  * busy (default, correct): like SQLite's busy handler, a client retries
- * a resource an owner holds, sleeping 1, 2, 4 ... 64 ms between 30
- * attempts (over a second in all) before it gives up with exit 2.  The
+ * a resource an owner holds, sleeping 1, 2, 4 ... 64 ms between 40
+ * attempts (2.3 s in all) before it gives up with exit 2.  The
  * owner holds it for 400 lock/unlock pairs of work, microseconds: no
  * run ever gives up natively, and none may under schedctl (abstract
  * time ended every sleep at once: random and pct gave up in most runs).
@@ -43,7 +43,7 @@ static void *owner(void *arg)
 static void *client(void *arg)
 {
 	(void)arg;
-	for (int attempt = 0; attempt < 30; attempt++) {
+	for (int attempt = 0; attempt < 40; attempt++) {
 		pthread_mutex_lock(&lock);
 		int free_now = !busy;
 		if (free_now)
