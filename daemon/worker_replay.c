@@ -163,9 +163,12 @@ static void note_jvm(const struct sc_trace *t, char *msg, size_t len)
 
 	for (size_t k = 0; k < t->nmaps && !jvm; k++)
 		for (size_t i = 0; i < t->maps[k].nmodules && !jvm; i++) {
+			/* libjvm.so is loaded later than the map is taken:
+			 * the launcher's libjli.so says it. */
 			const char *path = t->maps[k].modules[i].path;
 			const char *base = path ? strrchr(path, '/') : NULL;
-			jvm = base && strcmp(base, "/libjvm.so") == 0;
+			jvm = base && (strcmp(base, "/libjvm.so") == 0 ||
+				       strcmp(base, "/libjli.so") == 0);
 		}
 	for (size_t i = 0; jvm && i < t->argc; i++)
 		if (strcmp(t->argv[i], "-XX:-UsePerfData") == 0)
