@@ -78,11 +78,14 @@ static uint32_t *obj_clock(struct rd *r, uint64_t obj)
 }
 
 /* The shadow word of address a in the process of thread th: user
- * addresses have 47 bits, so a's word number leaves 20 bits for the
- * process (the trace reader's limit of threads). */
+ * addresses have 47 bits, so a's word number (its low WORD_BITS bits)
+ * leaves 20 bits for the process (the trace reader's limit of threads). */
+#define WORD_BITS 44
+#define WORD_MASK ((1ULL << WORD_BITS) - 1)
+
 static uint64_t word_key(const struct rd *r, uint32_t th, uint64_t a)
 {
-	return (a >> 3) | (uint64_t)sc_trace_process_of(r->t, th) << 44;
+	return (a >> 3) | (uint64_t)sc_trace_process_of(r->t, th) << WORD_BITS;
 }
 
 static struct word *get_word(struct rd *r, uint64_t w)
@@ -193,9 +196,9 @@ static void forget_thread_block(struct rd *r, uint32_t th, uint64_t ctid)
 	uint64_t process = word_key(r, th, 0);
 	for (size_t i = 0; i < r->wordmap.cap; i++) {
 		uint64_t key = r->wordmap.keys[i];
-		if (!r->wordmap.vals[i] || (key & ~((1ULL << 44) - 1)) != process)
+		if (!r->wordmap.vals[i] || (key & ~WORD_MASK) != process)
 			continue;
-		uint64_t a = (key & ((1ULL << 44) - 1)) << 3;
+		uint64_t a = (key & WORD_MASK) << 3;
 		if (a < lo || a >= hi)
 			continue;
 		struct word *w = &r->words[r->wordmap.vals[i] - 1];

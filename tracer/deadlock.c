@@ -101,6 +101,16 @@ static void call_site_text(struct sc_thread *t, char *site, size_t len)
 	sc_stack_own_text(t->proc->pid, t->tid, site, len);
 }
 
+/* Whether the futex t waits on lies inside the object of its last
+ * library call (the mutex it locks, the condition variable it waits on). */
+static bool waits_in_call_object(const struct sc_thread *t)
+{
+	uint64_t addr = waited_on(t);
+
+	return t->last_call_object && addr >= t->last_call_object &&
+	       addr < t->last_call_object + LIBC_OBJECT_SPAN;
+}
+
 /* Append one "T1 waits for ..." clause for blocked thread t. */
 static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 			  char *buf, size_t len)
@@ -110,8 +120,7 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 	pid_t pid = t->proc->pid;
 	size_t used = strlen(buf);
 	const char *noun = object_noun(t->last_call_kind);
-	bool inside = t->last_call_object && addr >= t->last_call_object &&
-		      addr < t->last_call_object + LIBC_OBJECT_SPAN;
+	bool inside = waits_in_call_object(t);
 
 	if (t->last_call_site)
 		call_site_text(t, site, sizeof(site));
@@ -162,15 +171,12 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
  * pthread_join, or in boost::thread::join's condition variable). */
 static int location_rank(struct sc_engine *e, const struct sc_thread *t)
 {
-	uint64_t addr = waited_on(t);
-	bool inside = t->last_call_object && addr >= t->last_call_object &&
-		      addr < t->last_call_object + LIBC_OBJECT_SPAN;
-
-	if (inside && (t->last_call_kind == SC_EV_MUTEX_LOCK ||
-		       t->last_call_kind == SC_EV_RWLOCK_RDLOCK ||
-		       t->last_call_kind == SC_EV_RWLOCK_WRLOCK))
+	if (waits_in_call_object(t) &&
+	    (t->last_call_kind == SC_EV_MUTEX_LOCK ||
+	     t->last_call_kind == SC_EV_RWLOCK_RDLOCK ||
+	     t->last_call_kind == SC_EV_RWLOCK_WRLOCK))
 		return 2;
-	return thread_by_ctid(e, addr) ? 0 : 1;
+	return thread_by_ctid(e, waited_on(t)) ? 0 : 1;
 }
 
 void sc_report_deadlock(struct sc_engine *e)
@@ -179,6 +185,7 @@ void sc_report_deadlock(struct sc_engine *e)
 	char graph[sizeof(r->message) - 64] = "";
 	size_t blocked = 0;
 	struct sc_thread *first = NULL;
+	int first_rank = -1;
 
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
@@ -195,8 +202,11 @@ void sc_report_deadlock(struct sc_engine *e)
 		    (t->state != TH_BLOCKED && !t->spin_wait))
 			continue;
 		/* Locate the report at a thread in the cycle. */
-		if (!first || location_rank(e, t) > location_rank(e, first))
+		int rank = location_rank(e, t);
+		if (rank > first_rank) {
 			first = t;
+			first_rank = rank;
+		}
 		blocked++;
 		describe_wait(e, t, graph, sizeof(graph));
 	}
