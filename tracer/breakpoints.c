@@ -9,11 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <linux/ptrace.h>  /* struct ptrace_peeksiginfo_args */
 #include <sys/wait.h>
 
 #include "internal.h"
 
 static const uint8_t INT3 = 0xcc;
+/* Queued signals looked at for a breakpoint's trap: a thread has a
+ * handful at most. */
+#define TRAP_PEEK_MAX 8
 
 static size_t bp_lower_bound(const struct sc_process *p, uint64_t addr)
 {
@@ -103,6 +107,27 @@ bool sc_bp_stale_trap(struct sc_thread *t)
 			t->regs_dirty = true;
 			return true;
 		}
+	return false;
+}
+
+/* Has t executed an int3 whose SIGTRAP is still queued?  An interrupt
+ * (PTRACE_INTERRUPT) that comes while the thread is in the kernel for
+ * the trap is reported first: the thread stops for it one byte past the
+ * int3, inside the instruction the breakpoint replaced, with the trap
+ * still to come.  Nothing may be planted at that rip (a probe's int3
+ * there corrupts the instruction: the program crashed at free+4) nor
+ * recorded as the thread's place; resumed, it stops for the trap. */
+bool sc_bp_trap_pending(const struct sc_thread *t)
+{
+	siginfo_t queued[TRAP_PEEK_MAX];
+	struct ptrace_peeksiginfo_args args = { .off = 0, .flags = 0,
+						.nr = TRAP_PEEK_MAX };
+	long n = ptrace(PTRACE_PEEKSIGINFO, t->tid, &args, queued);
+
+	for (long i = 0; i < n; i++)
+		if (queued[i].si_signo == SIGTRAP &&
+		    queued[i].si_code == SI_KERNEL)
+			return true;
 	return false;
 }
 

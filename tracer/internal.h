@@ -487,6 +487,8 @@ int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
 struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
 bool sc_bp_stale_trap(struct sc_thread *t);
+/* An int3's SIGTRAP still queued for t (stopped for an interrupt). */
+bool sc_bp_trap_pending(const struct sc_thread *t);
 bool sc_deliver_own_sigtrap(struct sc_engine *e, struct sc_thread *t);
 /* t stopped at a tgkill or tkill: its target thread and signal. */
 bool sc_sends_signal(const struct sc_thread *t, pid_t *tid, int *sig);

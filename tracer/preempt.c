@@ -327,6 +327,12 @@ static void probe_interrupted(struct sc_engine *e, struct sc_thread *t)
 {
 	sc_regs_fetch(t);
 	t->probe = PROBE_NONE;
+	if (sc_bp_trap_pending(t)) {
+		/* Stopped inside a breakpoint's trap: its stop comes next,
+		 * the slice is looked at again later. */
+		sc_resume(t, PTRACE_CONT);
+		return;
+	}
 	if (sc_is_restart(&t->regs)) {
 		asleep_in_kernel(e, t);
 		return;
