@@ -49,6 +49,8 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->released = request == PTRACE_SYSCALL;
 	t->released_quick = t->released;
 	t->quick_deadline_us = now + QUICK_RETURN_US;
+	t->waking_since_us = 0;
+	t->wake_given_up = false;
 	if (t->released)
 		t->release_step = e->step;
 	e->running = t;

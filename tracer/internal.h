@@ -264,6 +264,12 @@ struct sc_thread {
 					 * the quick window) */
 	bool released_quick;
 	uint64_t quick_deadline_us;
+	/* In the kernel and runnable there (woken by another thread's
+	 * write, or not asleep yet) since this time, 0 when asleep; waited
+	 * for before each decision until WAKE_SETTLE_MAX_US (schedule.c),
+	 * then no more for this syscall (wake_given_up). */
+	uint64_t waking_since_us;
+	bool wake_given_up;
 };
 
 /* One run. */

@@ -414,6 +414,48 @@ static bool awaiting_wake(struct sc_engine *e)
 	return false;
 }
 
+/* A thread in a released syscall runnable in the kernel this long is
+ * working there (a long read), not on its way back from a wake. */
+#define WAKE_SETTLE_MAX_US 2000000
+/* How often such a thread's state is looked at while waiting for it. */
+#define WAKE_POLL_US 200
+
+/* Is a thread in a released syscall runnable in the kernel?  Another
+ * thread's write (an eventfd, a pipe, a socket) wakes a thread asleep in
+ * epoll_wait, poll or read at once, but that thread's return reaches us
+ * only when it gets a CPU: on a busy machine some decisions later.  Had
+ * the engine decided meanwhile, the return's place among the events
+ * would be timing's, and the same seed would give another schedule
+ * (ZeroMQ's I/O thread).  So every decision waits until each such
+ * thread is back (its return is then an event the strategy orders) or
+ * asleep again.  A thread asleep in the kernel is not waited for: only
+ * something outside the program (a timer, the network, a free child)
+ * wakes it now, and that is the timing of the world. */
+static bool kernel_waking(struct sc_engine *e)
+{
+	uint64_t now = 0;
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (!t->controlled || t->state != TH_IN_KERNEL ||
+		    t->wake_given_up)
+			continue;
+		char st = sc_thread_state(t->proc->pid, t->tid);
+		if (st != 'R' && st != 't') {
+			t->waking_since_us = 0;
+			continue;
+		}
+		if (!now)
+			now = sc_now_us();
+		if (!t->waking_since_us)
+			t->waking_since_us = now;
+		if (now - t->waking_since_us < WAKE_SETTLE_MAX_US)
+			return true;
+		t->wake_given_up = true;
+	}
+	return false;
+}
+
 void sc_schedule_one(struct sc_engine *e)
 {
 	size_t n = 0, nen = 0;
@@ -421,6 +463,10 @@ void sc_schedule_one(struct sc_engine *e)
 
 	if (awaiting_wake(e)) {
 		wait_for_kernel(e);
+		return;
+	}
+	if (kernel_waking(e)) {
+		wait_for_kernel_at_most(e, WAKE_POLL_US);
 		return;
 	}
 

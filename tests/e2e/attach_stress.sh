@@ -36,6 +36,8 @@ for i in $(seq "$N"); do
 		failed=$((failed + 1))
 		tap_diag "attach $i: exit $rc"
 		tap_diag_file "$SC_TMP/attach.$i.err" 3
+		# Exit 1 is a bug reported (in a correct program): the report.
+		tap_diag_file "$SC_TMP/attach.$i.out" 30
 	fi
 	prc=0
 	wait "$pid" || prc=$?
