@@ -51,6 +51,7 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->quick_deadline_us = now + QUICK_RETURN_US;
 	t->waking_since_us = 0;
 	t->wake_given_up = false;
+	t->timed_return = false;
 	if (t->released)
 		t->release_step = e->step;
 	e->running = t;
@@ -602,6 +603,22 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 	t->released = false;
 	/* t->regs still hold the entry's registers: not fetched since. */
 	note_signal_sent(e, t);
+	bool timed = t->release_timed;
+	t->release_timed = false;
+	if (timed) {
+		/* Slept out its timeout: an event whenever it came back (a
+		 * busy machine may look only after the end of a short one). */
+		sc_regs_fetch(t);
+		if (sc_syscall_timed_out(&t->regs)) {
+			t->released_quick = false;
+			t->next = (struct sc_event){ .thread = t->logical,
+				.kind = SC_EV_SYSCALL_RETURN,
+				.pc = t->regs.rip };
+			t->timed_return = true;
+			sc_become_ready(e, t);
+			return;
+		}
+	}
 	if (e->running == t && t->released_quick) {
 		/* Came back within the window: not a scheduling point. */
 		t->released_quick = false;

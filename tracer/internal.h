@@ -270,6 +270,12 @@ struct sc_thread {
 	 * then no more for this syscall (wake_given_up). */
 	uint64_t waking_since_us;
 	bool wake_given_up;
+	/* Its pending syscall_return is a poll's (select's, epoll_wait's)
+	 * own timeout: offered only when no other thread can go on, as a
+	 * timed wait of ours times out (schedule.c), not whenever the
+	 * machine's timer fired. */
+	bool timed_return;
+	bool release_timed;             /* released with a timeout > 0 */
 };
 
 /* One run. */
@@ -871,6 +877,10 @@ void sc_report_deadlock(struct sc_engine *e);
 uint64_t sc_now_us(void);
 uint64_t sc_process_cpu_ns(pid_t pid);
 char sc_thread_state(pid_t pid, pid_t tid);
+/* The syscall t enters can end by a timeout above zero; the one it
+ * returned from ended by its own timeout (sleep_kind.c). */
+bool sc_syscall_waits_timed(struct sc_thread *t);
+bool sc_syscall_timed_out(const struct user_regs_struct *r);
 bool sc_asleep_for_good(pid_t pid, pid_t tid);
 /* The thread's own pending and blocked signal sets (bit sig-1), from
  * /proc; -1 when unreadable. */

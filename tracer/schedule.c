@@ -78,7 +78,9 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 	if (sc_sends_signal(t, &target, &sig))
 		mode = SC_RELEASE_AWAIT;
 
+	bool timed = sc_syscall_waits_timed(t);
 	sc_start_running(e, t, PTRACE_SYSCALL);
+	t->release_timed = timed;
 	if (mode == SC_RELEASE_AWAIT) {
 		t->quick_deadline_us = UINT64_MAX;
 	} else if (mode == SC_RELEASE_NOW) {
@@ -414,6 +416,10 @@ static bool awaiting_wake(struct sc_engine *e)
 	return false;
 }
 
+/* Steps of the other threads after which the return of a poll that
+ * timed out is offered even though they can still go on. */
+#define HELD_RETURN_STEPS 1000
+
 /* A thread in a released syscall runnable in the kernel this long is
  * working there (a long read), not on its way back from a wake. */
 #define WAKE_SETTLE_MAX_US 2000000
@@ -472,6 +478,9 @@ void sc_schedule_one(struct sc_engine *e)
 
 	if (!grow_view(e, e->nthreads + 1))
 		return;
+	/* A replay follows its trace: it holds nothing back. */
+	bool hold_timed = !e->cfg->policy->no_slices;
+	size_t nheld = 0;
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
 		if (!t->controlled || (t->state != TH_READY &&
@@ -480,8 +489,11 @@ void sc_schedule_one(struct sc_engine *e)
 			continue;
 		struct sc_thread_view *v = &e->view_threads[n];
 		t->spin_wait = sc_spin_waits(e, t);
+		bool held = hold_timed && t->state == TH_READY &&
+			    t->timed_return;
+		nheld += held;
 		v->thread = t->logical;
-		v->enabled = t->state == TH_READY && !t->spin_wait;
+		v->enabled = t->state == TH_READY && !t->spin_wait && !held;
 		v->state = v->enabled ? SC_TS_READY :
 			   t->state == TH_READY ? SC_TS_BLOCKED :
 			   t->state == TH_BLOCKED ? SC_TS_BLOCKED : SC_TS_IN_KERNEL;
@@ -511,8 +523,29 @@ void sc_schedule_one(struct sc_engine *e)
 	bool timed = false;
 	for (size_t i = 0; i < n; i++)
 		timed = timed || e->view_threads[i].timed;
-	if (nen == nspin || eager) {
-		bool lazy_ok = nen == nspin &&
+	bool idle = nen == nspin;
+	/* A poll's own timeout is virtual time too: its return is offered
+	 * when no other thread can go on, whenever the machine's timer
+	 * fired (threads asleep in the kernel meanwhile may be waiting for
+	 * it: they do not hold it back), or once the others took
+	 * HELD_RETURN_STEPS steps since it went to sleep (a loop that
+	 * polls a flag under a mutex never stops to wait). */
+	if (nheld) {
+		for (size_t i = 0; i < n; i++) {
+			struct sc_thread_view *v = &e->view_threads[i];
+			const struct sc_thread *t = e->view_map[i];
+			if (v->enabled || !t->timed_return ||
+			    t->state != TH_READY || t->spin_wait ||
+			    !(idle || eager ||
+			      e->step - t->release_step >= HELD_RETURN_STEPS))
+				continue;
+			v->enabled = true;
+			v->state = SC_TS_READY;
+			e->view_enabled[nen++] = (uint32_t)i;
+		}
+	}
+	if (idle || eager) {
+		bool lazy_ok = idle &&
 			       (!in_kernel || (timed && kernel_asleep(e)));
 		for (size_t i = 0; i < n; i++) {
 			struct sc_thread_view *v = &e->view_threads[i];

@@ -7,8 +7,11 @@
  * order them.  Without one (sigwait(), a read of a pipe nobody writes,
  * wait4) nothing but the stopped threads could wake it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -57,4 +60,62 @@ bool sc_asleep_for_good(pid_t pid, pid_t tid)
 	fclose(f);
 	/* "running", or "-1 sp pc" outside a syscall: not asleep in one. */
 	return got == 7 && nr >= 0 && !has_timeout(nr, a);
+}
+
+/* Is the syscall t is about to make (registers at its entry) one whose
+ * timeout can end it after a while: a poll, select, epoll_wait or
+ * sigtimedwait with a timeout above zero?  (Zero only looks.) */
+bool sc_syscall_waits_timed(struct sc_thread *t)
+{
+	const struct user_regs_struct *r = &t->regs;
+	long nr = (long)r->orig_rax;
+	uint64_t at = 0;
+	struct timespec ts;
+	struct timeval tv;
+
+	switch (nr) {
+	case SYS_poll:
+		return (int)r->rdx > 0;
+	case SYS_epoll_wait:
+	case SYS_epoll_pwait:
+		return (int)r->r10 > 0;
+	case SYS_select:
+		return r->r8 && sc_mem_read(t->proc, r->r8, &tv, sizeof(tv)) == 0 &&
+		       (tv.tv_sec > 0 || tv.tv_usec > 0);
+	case SYS_ppoll:
+	case SYS_rt_sigtimedwait:
+		at = r->rdx;
+		break;
+	case SYS_pselect6:
+		at = r->r8;
+		break;
+	case SYS_epoll_pwait2:
+		at = r->r10;
+		break;
+	default:
+		return false;
+	}
+	return at && sc_mem_read(t->proc, at, &ts, sizeof(ts)) == 0 &&
+	       (ts.tv_sec > 0 || ts.tv_nsec > 0);
+}
+
+/* Did the syscall t just returned from (registers at its exit) end by
+ * its own timeout: a poll, select or epoll_wait that found nothing (0),
+ * a sigtimedwait that got no signal (EAGAIN)?  Not a sleep (those are
+ * events of their own) and not a futex (modelled). */
+bool sc_syscall_timed_out(const struct user_regs_struct *r)
+{
+	const unsigned long long a[6] = { r->rdi, r->rsi, r->rdx, r->r10,
+					  r->r8, r->r9 };
+	long nr = (long)r->orig_rax, ret = (long)r->rax;
+
+	switch (nr) {
+	case SYS_poll: case SYS_ppoll: case SYS_select: case SYS_pselect6:
+	case SYS_epoll_wait: case SYS_epoll_pwait: case SYS_epoll_pwait2:
+		return ret == 0 && has_timeout(nr, a);
+	case SYS_rt_sigtimedwait:
+		return ret == -EAGAIN && has_timeout(nr, a);
+	default:
+		return false;
+	}
 }
