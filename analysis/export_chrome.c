@@ -8,8 +8,9 @@
  * its logical thread (tid = logical id, named "T0", "T1"... by
  * thread_name metadata events) in its process (pid 1 for the program's
  * first process; with --follow-forks a child process's pid is 1 + the
- * logical id of its first thread, named after the program it runs).  The failing event of a buggy run (the
- * last event, or the faulting thread's last event for a crash) is named
+ * logical id of its first thread, named after the program it runs).
+ * The failing event of a buggy run (the last event, or the faulting
+ * thread's last event for a crash) is named
  * "BUG: <kind>" in category "bug", and an instant event ("i", global
  * scope) after it carries the verdict and message.
  */

@@ -52,6 +52,8 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->waking_since_us = 0;
 	t->wake_given_up = false;
 	t->timed_return = false;
+	t->vt_pending = false;
+	t->vt_firing = false;
 	if (t->released)
 		t->release_step = e->step;
 	e->running = t;
@@ -596,11 +598,24 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 		resume_free(t);
 		return;
 	}
+	if (t->vt_firing) {
+		/* Interrupted for its virtual timeout (a TIMEOUT event):
+		 * it returns what the timeout returns, and runs on. */
+		sc_regs_fetch(t);
+		sc_syscall_time_out(t);
+		t->vt_firing = false;
+		t->vt_pending = false;
+		t->released = false;
+		t->released_quick = false;
+		resume_free(t);
+		return;
+	}
 	if (not_a_return(t)) {
 		sc_resume(t, PTRACE_SYSCALL);
 		return;
 	}
 	t->released = false;
+	t->vt_pending = false;
 	/* t->regs still hold the entry's registers: not fetched since. */
 	note_signal_sent(e, t);
 	bool timed = t->release_timed;

@@ -276,6 +276,12 @@ struct sc_thread {
 	 * machine's timer fired. */
 	bool timed_return;
 	bool release_timed;             /* released with a timeout > 0 */
+	/* cfg->virtual_timeouts: released without its timeout, which is a
+	 * TIMEOUT event of the schedule (due in real time at vt_due_us);
+	 * vt_firing: that event was taken, the thread interrupted, and its
+	 * return gets the timeout's result. */
+	bool vt_pending, vt_firing;
+	uint64_t vt_due_us;
 };
 
 /* One run. */
@@ -877,9 +883,13 @@ void sc_report_deadlock(struct sc_engine *e);
 uint64_t sc_now_us(void);
 uint64_t sc_process_cpu_ns(pid_t pid);
 char sc_thread_state(pid_t pid, pid_t tid);
-/* The syscall t enters can end by a timeout above zero; the one it
- * returned from ended by its own timeout (sleep_kind.c). */
-bool sc_syscall_waits_timed(struct sc_thread *t);
+/* sleep_kind.c: the timeout (us) of the poll-like syscall t enters,
+ * made infinite by sc_syscall_untime; sc_syscall_time_out gives an
+ * interrupted one its timeout's result; sc_syscall_timed_out: the one
+ * t returned from ended by its own timeout. */
+uint64_t sc_syscall_timeout_us(struct sc_thread *t);
+void sc_syscall_untime(struct sc_thread *t);
+void sc_syscall_time_out(struct sc_thread *t);
 bool sc_syscall_timed_out(const struct user_regs_struct *r);
 bool sc_asleep_for_good(pid_t pid, pid_t tid);
 /* The thread's own pending and blocked signal sets (bit sig-1), from

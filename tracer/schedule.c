@@ -78,9 +78,14 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 	if (sc_sends_signal(t, &target, &sig))
 		mode = SC_RELEASE_AWAIT;
 
-	bool timed = sc_syscall_waits_timed(t);
+	uint64_t timeout_us = sc_syscall_timeout_us(t);
+	bool virtual = timeout_us && e->cfg->virtual_timeouts && !e->attached;
+	if (virtual)
+		sc_syscall_untime(t);
 	sc_start_running(e, t, PTRACE_SYSCALL);
-	t->release_timed = timed;
+	t->release_timed = timeout_us && !virtual;
+	t->vt_pending = virtual;
+	t->vt_due_us = sc_now_us() + timeout_us;
 	if (mode == SC_RELEASE_AWAIT) {
 		t->quick_deadline_us = UINT64_MAX;
 	} else if (mode == SC_RELEASE_NOW) {
@@ -150,6 +155,25 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	ev.thread = t->logical;
 	t->spawn_pc = 0;
 
+	if (t->state == TH_IN_KERNEL && t->vt_pending) {
+		/* Its poll's timeout, chosen (virtual time): interrupted,
+		 * its syscall returns the timeout's result (dispatch.c) and
+		 * it runs on to its next event. */
+		ev.kind = SC_EV_TIMEOUT;
+		sc_emit_event(e, &ev);
+		t->vt_firing = true;
+		t->state = TH_RUNNING;
+		t->released_quick = true;
+		t->quick_deadline_us = UINT64_MAX;
+		t->resumed_us = sc_now_us();
+		e->running = t;
+		/* Sent even when an interrupt is thought pending: one that
+		 * stopped the thread before it slept is gone, and a second
+		 * one adds no stop (the kernel keeps one flag). */
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0, 0) == 0)
+			t->interrupt_pending = true;
+		return;
+	}
 	if (t->state == TH_BLOCKED) {
 		/* Chosen to time out (virtual time). */
 		t->state = TH_READY;
@@ -543,6 +567,37 @@ void sc_schedule_one(struct sc_engine *e)
 			v->state = SC_TS_READY;
 			e->view_enabled[nen++] = (uint32_t)i;
 		}
+	}
+	/* Polls released without their timeout (cfg->virtual_timeouts):
+	 * the timeout is offered as a timed wait's is, when no other
+	 * thread can go on and its time has come (waited for here: which
+	 * choices there are must not depend on the clock), or once the
+	 * others took HELD_RETURN_STEPS steps since it went to sleep.  A
+	 * replay offers it always and takes it where the trace did. */
+	uint64_t vt_wait_us = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct sc_thread_view *v = &e->view_threads[i];
+		const struct sc_thread *t = e->view_map[i];
+		if (t->state != TH_IN_KERNEL || !t->vt_pending || t->vt_firing)
+			continue;
+		bool due = !hold_timed || eager ||
+			   e->step - t->release_step >= HELD_RETURN_STEPS;
+		if (!due && idle) {
+			uint64_t now = sc_now_us();
+			if (now >= t->vt_due_us)
+				due = true;
+			else if (!vt_wait_us || t->vt_due_us - now < vt_wait_us)
+				vt_wait_us = t->vt_due_us - now;
+		}
+		if (!due)
+			continue;
+		v->enabled = true;
+		v->next.kind = SC_EV_TIMEOUT;
+		e->view_enabled[nen++] = (uint32_t)i;
+	}
+	if (vt_wait_us) {
+		wait_for_kernel_at_most(e, vt_wait_us);
+		return;
 	}
 	if (idle || eager) {
 		bool lazy_ok = idle &&

@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -62,26 +64,30 @@ bool sc_asleep_for_good(pid_t pid, pid_t tid)
 	return got == 7 && nr >= 0 && !has_timeout(nr, a);
 }
 
-/* Is the syscall t is about to make (registers at its entry) one whose
- * timeout can end it after a while: a poll, select, epoll_wait or
- * sigtimedwait with a timeout above zero?  (Zero only looks.) */
-bool sc_syscall_waits_timed(struct sc_thread *t)
+/* The timeout of the syscall t is about to make (registers at its
+ * entry), in microseconds (at least 1), when it is a poll, select,
+ * epoll_wait or sigtimedwait that a timeout above zero can end; else 0
+ * (none, or zero: it only looks). */
+uint64_t sc_syscall_timeout_us(struct sc_thread *t)
 {
 	const struct user_regs_struct *r = &t->regs;
 	long nr = (long)r->orig_rax;
-	uint64_t at = 0;
+	uint64_t at = 0, us;
 	struct timespec ts;
 	struct timeval tv;
 
 	switch (nr) {
 	case SYS_poll:
-		return (int)r->rdx > 0;
+		return (int)r->rdx > 0 ? (uint64_t)(int)r->rdx * 1000u : 0;
 	case SYS_epoll_wait:
 	case SYS_epoll_pwait:
-		return (int)r->r10 > 0;
+		return (int)r->r10 > 0 ? (uint64_t)(int)r->r10 * 1000u : 0;
 	case SYS_select:
-		return r->r8 && sc_mem_read(t->proc, r->r8, &tv, sizeof(tv)) == 0 &&
-		       (tv.tv_sec > 0 || tv.tv_usec > 0);
+		if (!r->r8 || sc_mem_read(t->proc, r->r8, &tv, sizeof(tv)) < 0 ||
+		    tv.tv_sec < 0 || tv.tv_usec < 0)
+			return 0;
+		us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+		return us;
 	case SYS_ppoll:
 	case SYS_rt_sigtimedwait:
 		at = r->rdx;
@@ -93,10 +99,68 @@ bool sc_syscall_waits_timed(struct sc_thread *t)
 		at = r->r10;
 		break;
 	default:
-		return false;
+		return 0;
 	}
-	return at && sc_mem_read(t->proc, at, &ts, sizeof(ts)) == 0 &&
-	       (ts.tv_sec > 0 || ts.tv_nsec > 0);
+	if (!at || sc_mem_read(t->proc, at, &ts, sizeof(ts)) < 0 ||
+	    ts.tv_sec < 0 || ts.tv_nsec < 0)
+		return 0;
+	us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	return us ? us : (ts.tv_nsec ? 1 : 0);
+}
+
+/* Make the syscall at t's entry wait without a timeout (registers
+ * only: -1 ms, or a null timeout pointer; the program's struct is not
+ * touched). */
+void sc_syscall_untime(struct sc_thread *t)
+{
+	struct user_regs_struct *r = &t->regs;
+
+	switch ((long)r->orig_rax) {
+	case SYS_poll:
+		r->rdx = (unsigned long long)-1;
+		break;
+	case SYS_epoll_wait:
+	case SYS_epoll_pwait:
+		r->r10 = (unsigned long long)-1;
+		break;
+	case SYS_select:
+	case SYS_pselect6:
+		r->r8 = 0;
+		break;
+	case SYS_ppoll:
+	case SYS_rt_sigtimedwait:
+		r->rdx = 0;
+		break;
+	case SYS_epoll_pwait2:
+		r->r10 = 0;
+		break;
+	default:
+		return;
+	}
+	t->regs_dirty = true;
+}
+
+/* Interrupted where its (virtual) timeout was due: give the syscall
+ * the result of that timeout (registers at its exit).  A result of its
+ * own (a descriptor got ready first) is kept.  select's sets are
+ * emptied as a timeout empties them. */
+void sc_syscall_time_out(struct sc_thread *t)
+{
+	struct user_regs_struct *r = &t->regs;
+	long nr = (long)r->orig_rax, ret = (long)r->rax;
+
+	if (ret != -EINTR && (ret < -516 || ret > -512))
+		return;
+	if (nr == SYS_select || nr == SYS_pselect6) {
+		size_t bytes = ((size_t)(int)r->rdi + 63) / 64 * 8;
+		static const uint8_t zeros[FD_SETSIZE / 8];
+		const unsigned long long sets[3] = { r->rsi, r->rdx, r->r10 };
+		for (int i = 0; i < 3 && bytes <= sizeof(zeros); i++)
+			if (sets[i])
+				sc_mem_write(t->proc, sets[i], zeros, bytes);
+	}
+	r->rax = nr == SYS_rt_sigtimedwait ? (unsigned long long)-EAGAIN : 0;
+	t->regs_dirty = true;
 }
 
 /* Did the syscall t just returned from (registers at its exit) end by

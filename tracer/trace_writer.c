@@ -287,6 +287,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.mem_site_cap = hdr->mem_site_cap;
 	h.has_free_events = hdr->free_events;
 	h.free_events = hdr->free_events;
+	h.has_virtual_timeouts = hdr->virtual_timeouts;
+	h.virtual_timeouts = hdr->virtual_timeouts;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

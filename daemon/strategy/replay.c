@@ -312,7 +312,10 @@ static int replay_release(void *ctx, const struct sc_event *ev)
 		return SC_RELEASE_NOW;  /* others ran while it was away */
 	if (i == NO_EVENT)
 		return ended_stuck(c->t) ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
-	return c->t->events[i].kind == SC_EV_SYSCALL_RETURN
+	/* A timeout of its own (virtual_timeouts) ends a call that slept
+	 * without one: it never comes back by itself. */
+	return c->t->events[i].kind == SC_EV_SYSCALL_RETURN ||
+	       c->t->events[i].kind == SC_EV_TIMEOUT
 	       ? SC_RELEASE_NOW : SC_RELEASE_AWAIT;
 }
 

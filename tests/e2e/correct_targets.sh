@@ -10,7 +10,7 @@ sc_setup
 
 RUNS=100
 
-for name in bounded_buffer sync_zoo pipe_reader eventfd_mailbox poll_ticker fork_exec many_threads \
+for name in bounded_buffer sync_zoo pipe_reader eventfd_mailbox poll_ticker poll_timeout_reader fork_exec many_threads \
 	spin_handoff c11_threads cancel_blocked exec_threaded main_pthread_exit \
 	signal_wakes_sleeper robust_owner_dies pshared_sem yield_until_timeouts; do
 	bin=$(sc_target "$name")

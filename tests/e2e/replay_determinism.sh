@@ -38,7 +38,7 @@ done
 # each return falls among the other thread's events is the strategy's
 # choice, not the machine's, so three sessions of one seed run the same
 # events (under load too: check-e2e-load).
-for name in eventfd_mailbox poll_ticker; do
+for name in eventfd_mailbox poll_ticker poll_timeout_reader; do
 	bin=$(sc_target "$name")
 	counts=
 	for i in 1 2 3; do
@@ -53,6 +53,25 @@ for name in eventfd_mailbox poll_ticker; do
 	tap_is "$counts" " $first $first $first" \
 		"$name: the same seed three times runs the same events (exit/events)"
 done
+
+# A poll whose 5 ms timeout races with the writer: the timeout is an
+# event of the trace, so every run replays, under load too.
+bin=$(sc_target poll_timeout_reader)
+sc launch --json -n 5 --seed "$SEED" --keep-traces all --out "$SC_TMP/ptr" \
+	-- "$bin" >"$SC_TMP/ptr.json" 2>"$SC_TMP/ptr.err" || :
+replayed=0
+for r in 1 2 3 4 5; do
+	rc=0
+	sc replay "$SC_TMP/ptr/run-00000$r.sctrace" >/dev/null \
+		2>"$SC_TMP/ptr.$r.err" || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		replayed=$((replayed + 1))
+	else
+		tap_diag "run $r: replay exited $rc"
+		tap_diag_file "$SC_TMP/ptr.$r.err" 3
+	fi
+done
+tap_is "$replayed" 5 "poll_timeout_reader: the 5 runs of a session replay"
 
 # The environment shapes the initial stack (addresses of stack objects
 # such as a pthread_t): replay uses the recorded one, so replaying from

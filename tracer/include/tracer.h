@@ -285,6 +285,13 @@ struct sc_run_config {
 	 * std::thread deleted by the first thread, constructed again by main
 	 * for the next). */
 	bool free_events;
+	/* A poll, select, epoll_wait or sigtimedwait with a timeout above
+	 * zero is released without one; its timeout is a timed wait of the
+	 * schedule (TIMEOUT event), offered when no other thread can go on
+	 * and its time has passed, or after 1000 steps of the others
+	 * (schedule.c).  Off: the kernel's timer ends it (traces recorded
+	 * before). */
+	bool virtual_timeouts;
 	/* race granularity: the instructions (absolute addresses, sorted)
 	 * that are memory scheduling points.  An address that is not the
 	 * start of a memory-accessing instruction of a module of the
@@ -523,6 +530,7 @@ struct sc_trace_header {
 	uint32_t mem_event_cap;         /* sc_run_config.mem_event_cap */
 	uint32_t mem_site_cap;          /* sc_run_config.mem_site_cap */
 	bool free_events;               /* sc_run_config.free_events */
+	bool virtual_timeouts;          /* sc_run_config.virtual_timeouts */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;
 };
