@@ -387,6 +387,15 @@ static void on_new_process(struct sc_engine *e, struct sc_thread *parent,
 	pid_t got;
 
 	parent->spawn_pc = 0;
+	/* Its timing is the machine's: same-seed runs and replays of a
+	 * program whose threads wait for it (popen) can differ. */
+	if (!follow && parent->controlled && !e->attached &&
+	    !e->res->notice[0])
+		snprintf(e->res->notice, sizeof(e->res->notice),
+			 "notice: the program started a child process, which "
+			 "ran uncontrolled (its timing is the machine's, so "
+			 "runs of one seed and replays may differ); "
+			 "--follow-forks schedules it too");
 
 	if (!p)
 		return;

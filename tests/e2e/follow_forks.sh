@@ -43,6 +43,13 @@ rc=0
 sc launch --json -s pos -n 30 --seed 1 --follow-forks -- \
 	"$(sc_target fork_exec)" >"$SC_TMP/c.json" 2>"$SC_TMP/err" || rc=$?
 tap_is "$rc" 0 "--follow-forks: fork_exec (child execs /bin/true) passes 30 runs"
+tap_is "$(grep -c "ran uncontrolled" "$SC_TMP/err")" 0 \
+	"--follow-forks: no notice of an uncontrolled child"
+rc=0
+sc launch -n 3 --seed 1 -- "$(sc_target fork_exec)" >/dev/null \
+	2>"$SC_TMP/free.err" || rc=$?
+tap_check "without --follow-forks: launch notices the child ran uncontrolled (exit $rc)" \
+	grep -q "started a child process, which ran uncontrolled" "$SC_TMP/free.err"
 
 # A process-shared semaphore the child posts: the kernel's futex, not the
 # model's, and a followed child's posts replay.
