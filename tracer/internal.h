@@ -282,6 +282,7 @@ struct sc_thread {
 	 * return gets the timeout's result. */
 	bool vt_pending, vt_firing;
 	uint64_t vt_due_us;
+	uint64_t vt_steps;              /* its time in virtual steps */
 };
 
 /* One run. */
@@ -498,6 +499,10 @@ bool sc_insn_boundary(size_t cs, struct cs_insn *in, const uint8_t *code,
  * cfg->spin_model?  Reads the lock word: call it only while every thread
  * is stopped (at a decision). */
 bool sc_spin_waits(const struct sc_engine *e, struct sc_thread *t);
+
+/* Virtual time a scheduling step takes (vclock.c; schedule.c gives a
+ * poll's virtual timeout as many steps as its time). */
+#define SC_VCLOCK_STEP_NS 10000u
 
 /* ---- breakpoints.c ---- */
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,

@@ -86,6 +86,7 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 	t->release_timed = timeout_us && !virtual;
 	t->vt_pending = virtual;
 	t->vt_due_us = sc_now_us() + timeout_us;
+	t->vt_steps = timeout_us * 1000u / SC_VCLOCK_STEP_NS;
 	if (mode == SC_RELEASE_AWAIT) {
 		t->quick_deadline_us = UINT64_MAX;
 	} else if (mode == SC_RELEASE_NOW) {
@@ -572,8 +573,11 @@ void sc_schedule_one(struct sc_engine *e)
 	 * the timeout is offered as a timed wait's is, when no other
 	 * thread can go on and its time has come (waited for here: which
 	 * choices there are must not depend on the clock), or once the
-	 * others took HELD_RETURN_STEPS steps since it went to sleep.  A
-	 * replay offers it always and takes it where the trace did. */
+	 * others took as many steps since it went to sleep as its time
+	 * makes in virtual time (vclock.c: 10 us a step; a loop that polls
+	 * a flag under a mutex never stops to wait, and a 5 s wait for a
+	 * worker must not end after a few hundred of its steps).  A replay
+	 * offers it always and takes it where the trace did. */
 	uint64_t vt_wait_us = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sc_thread_view *v = &e->view_threads[i];
@@ -581,7 +585,7 @@ void sc_schedule_one(struct sc_engine *e)
 		if (t->state != TH_IN_KERNEL || !t->vt_pending || t->vt_firing)
 			continue;
 		bool due = !hold_timed || eager ||
-			   e->step - t->release_step >= HELD_RETURN_STEPS;
+			   e->step - t->release_step >= t->vt_steps;
 		if (!due && idle) {
 			uint64_t now = sc_now_us();
 			if (now >= t->vt_due_us)

@@ -33,7 +33,7 @@
 
 #include "internal.h"
 
-#define STEP_NS 10000u
+#define STEP_NS SC_VCLOCK_STEP_NS
 #define READ_NS 1000u
 /* The virtual counter: a 3 GHz clock that started an hour before. */
 #define TSC_PER_NS 3u
