@@ -194,11 +194,14 @@ static void wait_running(struct sc_engine *e)
 	}
 	if (t->released_quick && now >= t->quick_deadline_us) {
 		/* Still runnable (the machine is busy, or it is working in
-		 * the kernel): not blocked, keep waiting, so that load does
-		 * not change the schedule.  Asleep: really blocking, let the
-		 * others run meanwhile. */
+		 * the kernel), or in an uninterruptible wait that ends by
+		 * itself (a page read from disk, a kernel lock): not
+		 * blocked, keep waiting, so that load does not change the
+		 * schedule.  Asleep: really blocking, let the others run
+		 * meanwhile. */
 		char st = sc_thread_state(t->proc->pid, t->tid);
-		if (st == 'R' && now - t->resumed_us < QUICK_RETURN_MAX_US) {
+		if ((st == 'R' || st == 'D') &&
+		    now - t->resumed_us < QUICK_RETURN_MAX_US) {
 			t->quick_deadline_us = now + QUICK_RETURN_US;
 			return;
 		}

@@ -451,7 +451,8 @@ static bool awaiting_wake(struct sc_engine *e)
 /* How often such a thread's state is looked at while waiting for it. */
 #define WAKE_POLL_US 200
 
-/* Is a thread in a released syscall runnable in the kernel?  Another
+/* Is a thread in a released syscall runnable in the kernel (or in an
+ * uninterruptible wait there, which ends by itself)?  Another
  * thread's write (an eventfd, a pipe, a socket) wakes a thread asleep in
  * epoll_wait, poll or read at once, but that thread's return reaches us
  * only when it gets a CPU: on a busy machine some decisions later.  Had
@@ -472,7 +473,7 @@ static bool kernel_waking(struct sc_engine *e)
 		    t->wake_given_up)
 			continue;
 		char st = sc_thread_state(t->proc->pid, t->tid);
-		if (st != 'R' && st != 't') {
+		if (st != 'R' && st != 'D' && st != 't') {
 			t->waking_since_us = 0;
 			continue;
 		}
