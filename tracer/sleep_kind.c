@@ -147,9 +147,9 @@ void sc_syscall_untime(struct sc_thread *t)
 void sc_syscall_time_out(struct sc_thread *t)
 {
 	struct user_regs_struct *r = &t->regs;
-	long nr = (long)r->orig_rax, ret = (long)r->rax;
+	long nr = (long)r->orig_rax;
 
-	if (ret != -EINTR && (ret < -516 || ret > -512))
+	if ((long)r->rax != -EINTR && !sc_is_restart(r))
 		return;
 	if (nr == SYS_select || nr == SYS_pselect6) {
 		size_t bytes = ((size_t)(int)r->rdi + 63) / 64 * 8;

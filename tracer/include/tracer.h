@@ -288,8 +288,8 @@ struct sc_run_config {
 	/* A poll, select, epoll_wait or sigtimedwait with a timeout above
 	 * zero is released without one; its timeout is a timed wait of the
 	 * schedule (TIMEOUT event), offered when no other thread can go on
-	 * and its time has passed, or after 1000 steps of the others
-	 * (schedule.c).  Off: the kernel's timer ends it (traces recorded
+	 * and its time has passed, or after as many steps of the others as
+	 * it lasts in virtual time (schedule.c).  Off: the kernel's timer ends it (traces recorded
 	 * before). */
 	bool virtual_timeouts;
 	/* race granularity: the instructions (absolute addresses, sorted)
