@@ -631,7 +631,8 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 	t->release_timed = false;
 	if (timed) {
 		/* Slept out its timeout: an event whenever it came back (a
-		 * busy machine may look only after the end of a short one). */
+		 * busy machine may look only after the end of a short one).
+		 * The registers fetched here serve the event below too. */
 		sc_regs_fetch(t);
 		if (sc_syscall_timed_out(&t->regs)) {
 			t->released_quick = false;
@@ -649,7 +650,8 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 		resume_free(t);
 		return;
 	}
-	sc_regs_fetch(t);
+	if (!timed)
+		sc_regs_fetch(t);
 	t->next = (struct sc_event){ .thread = t->logical,
 		.kind = SC_EV_SYSCALL_RETURN, .pc = t->regs.rip };
 	sc_become_ready(e, t);

@@ -270,6 +270,7 @@ struct sc_thread {
 	 * then no more for this syscall (wake_given_up). */
 	uint64_t waking_since_us;
 	bool wake_given_up;
+	int stat_fd;            /* sc_thread_state_kept's, -1: not open */
 	/* Its pending syscall_return is a poll's (select's, epoll_wait's)
 	 * own timeout: offered only when no other thread can go on, as a
 	 * timed wait of ours times out (schedule.c), not whenever the
@@ -888,6 +889,10 @@ void sc_report_deadlock(struct sc_engine *e);
 uint64_t sc_now_us(void);
 uint64_t sc_process_cpu_ns(pid_t pid);
 char sc_thread_state(pid_t pid, pid_t tid);
+/* The same for t, through a descriptor of its stat file kept open
+ * (t->stat_fd, closed by sc_thread_remove): for the wake wait, which
+ * looks at every thread in a released syscall before each decision. */
+char sc_thread_state_kept(struct sc_thread *t);
 /* sleep_kind.c: the timeout (us) of the poll-like syscall t enters,
  * made infinite by sc_syscall_untime; sc_syscall_time_out gives an
  * interrupted one its timeout's result; sc_syscall_timed_out: the one

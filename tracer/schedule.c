@@ -472,7 +472,7 @@ static bool kernel_waking(struct sc_engine *e)
 		if (!t->controlled || t->state != TH_IN_KERNEL ||
 		    t->wake_given_up)
 			continue;
-		char st = sc_thread_state(t->proc->pid, t->tid);
+		char st = sc_thread_state_kept(t);
 		if (st != 'R' && st != 'D' && st != 't') {
 			t->waking_since_us = 0;
 			continue;

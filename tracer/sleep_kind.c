@@ -17,30 +17,68 @@
 
 #include "internal.h"
 
-/* Does syscall nr with arguments a[] end by itself after a while?  (The
- * timeout's place in each call's arguments, as in syscalls(2).) */
+/* Where each timed call keeps its timeout (as in syscalls(2)): the
+ * argument's index, and what it holds.  The one table for all the
+ * questions below, so that they cannot disagree. */
+enum timeout_form {
+	TIMEOUT_MS,             /* an int of milliseconds, -1: none */
+	TIMEOUT_TIMESPEC,       /* a struct timespec pointer, NULL: none */
+	TIMEOUT_TIMEVAL,        /* a struct timeval pointer, NULL: none */
+	TIMEOUT_ALWAYS,         /* a sleep: it always ends */
+};
+
+struct timeout_arg {
+	long nr;
+	uint8_t arg;
+	uint8_t form;
+};
+
+static const struct timeout_arg timeout_args[] = {
+	{ SYS_poll, 2, TIMEOUT_MS },
+	{ SYS_epoll_wait, 3, TIMEOUT_MS },
+	{ SYS_epoll_pwait, 3, TIMEOUT_MS },
+	{ SYS_epoll_pwait2, 3, TIMEOUT_TIMESPEC },
+	{ SYS_ppoll, 2, TIMEOUT_TIMESPEC },
+	{ SYS_rt_sigtimedwait, 2, TIMEOUT_TIMESPEC },
+	{ SYS_pselect6, 4, TIMEOUT_TIMESPEC },
+	{ SYS_select, 4, TIMEOUT_TIMEVAL },
+	{ SYS_futex, 3, TIMEOUT_TIMESPEC },
+	{ SYS_nanosleep, 0, TIMEOUT_ALWAYS },
+	{ SYS_clock_nanosleep, 0, TIMEOUT_ALWAYS },
+};
+
+static const struct timeout_arg *timeout_arg_of(long nr)
+{
+	for (size_t i = 0; i < sizeof(timeout_args) / sizeof(*timeout_args);
+	     i++)
+		if (timeout_args[i].nr == nr)
+			return &timeout_args[i];
+	return NULL;
+}
+
+/* The register that holds syscall argument i (x86-64: rdi, rsi, rdx,
+ * r10, r8, r9). */
+static unsigned long long *arg_reg(struct user_regs_struct *r, unsigned i)
+{
+	unsigned long long *const regs[6] = { &r->rdi, &r->rsi, &r->rdx,
+					      &r->r10, &r->r8, &r->r9 };
+	return regs[i < 6 ? i : 5];
+}
+
+/* Does syscall nr with arguments a[] end by itself after a while? */
 static bool has_timeout(long nr, const unsigned long long a[6])
 {
-	switch (nr) {
-	case SYS_poll:
-		return (int)a[2] >= 0;
-	case SYS_epoll_wait:
-	case SYS_epoll_pwait:
-		return (int)a[3] >= 0;
-	case SYS_epoll_pwait2:
-	case SYS_futex:
-		return a[3] != 0;
-	case SYS_ppoll:
-	case SYS_rt_sigtimedwait:
-		return a[2] != 0;
-	case SYS_select:
-	case SYS_pselect6:
-		return a[4] != 0;
-	case SYS_nanosleep:
-	case SYS_clock_nanosleep:
+	const struct timeout_arg *ta = timeout_arg_of(nr);
+
+	if (!ta)
+		return false;
+	switch (ta->form) {
+	case TIMEOUT_MS:
+		return (int)a[ta->arg] >= 0;
+	case TIMEOUT_ALWAYS:
 		return true;
 	default:
-		return false;
+		return a[ta->arg] != 0;
 	}
 }
 
@@ -70,42 +108,32 @@ bool sc_asleep_for_good(pid_t pid, pid_t tid)
  * (none, or zero: it only looks). */
 uint64_t sc_syscall_timeout_us(struct sc_thread *t)
 {
-	const struct user_regs_struct *r = &t->regs;
-	long nr = (long)r->orig_rax;
-	uint64_t at = 0, us;
+	long nr = (long)t->regs.orig_rax;
+	const struct timeout_arg *ta = timeout_arg_of(nr);
+	uint64_t at, us;
 	struct timespec ts;
 	struct timeval tv;
 
-	switch (nr) {
-	case SYS_poll:
-		return (int)r->rdx > 0 ? (uint64_t)(int)r->rdx * 1000u : 0;
-	case SYS_epoll_wait:
-	case SYS_epoll_pwait:
-		return (int)r->r10 > 0 ? (uint64_t)(int)r->r10 * 1000u : 0;
-	case SYS_select:
-		if (!r->r8 || sc_mem_read(t->proc, r->r8, &tv, sizeof(tv)) < 0 ||
+	/* Futexes are modelled and sleeps are events of their own. */
+	if (!ta || nr == SYS_futex || ta->form == TIMEOUT_ALWAYS)
+		return 0;
+	at = *arg_reg(&t->regs, ta->arg);
+	switch (ta->form) {
+	case TIMEOUT_MS:
+		return (int)at > 0 ? (uint64_t)(int)at * 1000u : 0;
+	case TIMEOUT_TIMEVAL:
+		if (!at || sc_mem_read(t->proc, at, &tv, sizeof(tv)) < 0 ||
 		    tv.tv_sec < 0 || tv.tv_usec < 0)
 			return 0;
-		us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
-		return us;
-	case SYS_ppoll:
-	case SYS_rt_sigtimedwait:
-		at = r->rdx;
-		break;
-	case SYS_pselect6:
-		at = r->r8;
-		break;
-	case SYS_epoll_pwait2:
-		at = r->r10;
-		break;
+		return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 	default:
-		return 0;
+		if (!at || sc_mem_read(t->proc, at, &ts, sizeof(ts)) < 0 ||
+		    ts.tv_sec < 0 || ts.tv_nsec < 0)
+			return 0;
+		us = (uint64_t)ts.tv_sec * 1000000u +
+		     (uint64_t)ts.tv_nsec / 1000u;
+		return us ? us : (ts.tv_nsec ? 1 : 0);
 	}
-	if (!at || sc_mem_read(t->proc, at, &ts, sizeof(ts)) < 0 ||
-	    ts.tv_sec < 0 || ts.tv_nsec < 0)
-		return 0;
-	us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-	return us ? us : (ts.tv_nsec ? 1 : 0);
 }
 
 /* Make the syscall at t's entry wait without a timeout (registers
@@ -113,30 +141,13 @@ uint64_t sc_syscall_timeout_us(struct sc_thread *t)
  * touched). */
 void sc_syscall_untime(struct sc_thread *t)
 {
-	struct user_regs_struct *r = &t->regs;
+	long nr = (long)t->regs.orig_rax;
+	const struct timeout_arg *ta = timeout_arg_of(nr);
 
-	switch ((long)r->orig_rax) {
-	case SYS_poll:
-		r->rdx = (unsigned long long)-1;
-		break;
-	case SYS_epoll_wait:
-	case SYS_epoll_pwait:
-		r->r10 = (unsigned long long)-1;
-		break;
-	case SYS_select:
-	case SYS_pselect6:
-		r->r8 = 0;
-		break;
-	case SYS_ppoll:
-	case SYS_rt_sigtimedwait:
-		r->rdx = 0;
-		break;
-	case SYS_epoll_pwait2:
-		r->r10 = 0;
-		break;
-	default:
+	if (!ta || nr == SYS_futex || ta->form == TIMEOUT_ALWAYS)
 		return;
-	}
+	*arg_reg(&t->regs, ta->arg) =
+		ta->form == TIMEOUT_MS ? (unsigned long long)-1 : 0;
 	t->regs_dirty = true;
 }
 

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -65,6 +66,7 @@ struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,
 	}
 	t->tid = tid;
 	t->proc = p;
+	t->stat_fd = -1;
 	t->controlled = p->controlled;
 	t->logical = p->controlled ? e->next_logical++ : UINT32_MAX;
 	t->state = TH_NEW;
@@ -105,6 +107,8 @@ void sc_thread_remove(struct sc_engine *e, struct sc_thread *t)
 	}
 	if (e->running == t)
 		e->running = NULL;
+	if (t->stat_fd >= 0)
+		close(t->stat_fd);
 	free(t);
 }
 

@@ -1,7 +1,9 @@
 /* time.c - clocks used by the engine. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -15,20 +17,51 @@ uint64_t sc_now_us(void)
 
 /* Scheduler state letter of a thread ('R' running or runnable, 'S'
  * sleeping, 'D' uninterruptible...), '?' when unknown. */
+/* The state letter of a /proc/.../stat text: "tid (comm) S ...", where
+ * comm may hold spaces and parentheses. */
+static char state_letter(char *buf, ssize_t n)
+{
+	if (n <= 0)
+		return '?';
+	buf[n] = 0;
+	char *close = strrchr(buf, ')');
+	return close && close[1] == ' ' && close[2] ? close[2] : '?';
+}
+
 char sc_thread_state(pid_t pid, pid_t tid)
 {
 	char path[80], buf[512];
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return '?';
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* "tid (comm) S ...": comm may hold spaces and parentheses. */
-	char *close = strrchr(buf, ')');
-	return close && close[1] == ' ' && close[2] ? close[2] : '?';
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return state_letter(buf, n);
+}
+
+char sc_thread_state_kept(struct sc_thread *t)
+{
+	char buf[512];
+	ssize_t n = -1;
+
+	if (t->stat_fd >= 0)
+		n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		/* Not open yet, or the task it names is gone (an execve
+		 * gives the thread its leader's tid): open it anew. */
+		char path[80];
+		if (t->stat_fd >= 0)
+			close(t->stat_fd);
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat",
+			 (int)t->proc->pid, (int)t->tid);
+		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (t->stat_fd < 0)
+			return '?';
+		n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);
+	}
+	return state_letter(buf, n);
 }
 
 int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,
