@@ -85,11 +85,12 @@ void sc_futex_interrupt(struct sc_thread *w)
 	complete(w, -EINTR);
 }
 
-size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
-		       uint64_t addr, uint32_t bitset, size_t nwake)
+/* Release nwake of the nw waiters w[] (oldest first), as the policy
+ * picks them: a choice of the schedule, which a replay makes as
+ * recorded.  Frees w.  Returns how many were released. */
+static size_t pick_and_release(struct sc_engine *e, struct sc_thread *waker,
+			       struct sc_thread **w, size_t nw, size_t nwake)
 {
-	struct sc_thread **w;
-	size_t nw = collect_waiters(e, waker ? waker->proc : NULL, addr, bitset, &w);
 	size_t done = 0;
 
 	if (nw == 0 || nwake == 0) {
@@ -128,6 +129,15 @@ out:
 	free(chosen);
 	free(w);
 	return done;
+}
+
+size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
+		       uint64_t addr, uint32_t bitset, size_t nwake)
+{
+	struct sc_thread **w;
+	size_t nw = collect_waiters(e, waker ? waker->proc : NULL, addr, bitset, &w);
+
+	return pick_and_release(e, waker, w, nw, nwake);
 }
 
 static int read_word(struct sc_thread *t, uint64_t addr, uint32_t *val)
@@ -311,20 +321,34 @@ void sc_futex_execute(struct sc_engine *e, struct sc_thread *t)
  * list, marked each word FUTEX_OWNER_DIED (clearing the owner's tid) and
  * woke a waiter (exit_robust_list), whose pthread_mutex_lock returns
  * EOWNERDEAD. */
-static void wake_changed_words(struct sc_engine *e,
+static void wake_changed_words(struct sc_engine *e, struct sc_thread *dead,
 			       const struct sc_process *process,
 			       uint32_t must_have)
 {
+	struct sc_thread **v = NULL;
+	size_t n = 0;
+
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *w = e->threads[i];
 		uint32_t cur;
 		if (!w->controlled || w->state != TH_BLOCKED ||
 		    (process && w->proc != process))
 			continue;
-		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) == 0 &&
-		    cur != w->wait_val && (cur & must_have) == must_have)
-			release_waiter(e, w);
+		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) != 0 ||
+		    cur == w->wait_val || (cur & must_have) != must_have)
+			continue;
+		struct sc_thread **nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		v[n++] = w;
 	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_seq);
+	/* Through the policy, as every wake: a replay then knows these
+	 * were the dead thread's (recorded with its thread_exit), not
+	 * wakes that went missing. */
+	pick_and_release(e, dead, v, n, n);
 }
 
 /* A thread with CLONE_CHILD_CLEARTID died: the kernel wrote 0 there and
@@ -334,6 +358,6 @@ void sc_futex_wake_clear_tid(struct sc_engine *e, struct sc_thread *dead)
 	if (dead->clear_child_tid)
 		sc_wake_waiters(e, dead, dead->clear_child_tid, BITSET_ANY, 1);
 	else if (e->attached)
-		wake_changed_words(e, NULL, 0);
-	wake_changed_words(e, dead->proc, FUTEX_OWNER_DIED);
+		wake_changed_words(e, dead, NULL, 0);
+	wake_changed_words(e, dead, dead->proc, FUTEX_OWNER_DIED);
 }
