@@ -51,6 +51,7 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	t->quick_deadline_us = now + QUICK_RETURN_US;
 	t->waking_since_us = 0;
 	t->wake_given_up = false;
+	t->vfork_child = 0;
 	t->timed_return = false;
 	t->vt_pending = false;
 	t->vt_firing = false;
@@ -451,6 +452,8 @@ static void on_exec(struct sc_engine *e, struct sc_thread *t)
 			t = execer;
 		}
 	}
+	/* Its vfork parent wakes now (schedule.c waits for it). */
+	p->vfork_pending = false;
 	for (size_t i = 0; i < e->nthreads;) {
 		struct sc_thread *o = e->threads[i];
 		if (o->proc == p && o != t)
@@ -779,6 +782,10 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 			sc_start_running(e, t, PTRACE_SYSCALL);
 			t->released_quick = false;
 			t->state = TH_IN_KERNEL;
+			t->vfork_child = (pid_t)msg;
+			struct sc_process *child = sc_process_of_pid(e, (pid_t)msg);
+			if (child)
+				child->vfork_pending = true;
 			e->running = NULL;
 			break;
 		}
@@ -793,6 +800,8 @@ void sc_dispatch(struct sc_engine *e, pid_t tid, int status)
 		 * scheduling its threads. */
 		if (t->controlled && !t->exit_record_pending)
 			sc_process_exiting(e, t->proc);
+		/* A vfork child's exit wakes its parent as its exec would. */
+		t->proc->vfork_pending = false;
 		if (t->controlled && t->exit_record_pending &&
 		    t->tid == t->proc->pid && sc_process_has_other_threads(e, t)) {
 			/* main's pthread_exit: a leader is reaped only with

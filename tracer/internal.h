@@ -117,6 +117,9 @@ struct sc_process {
 	/* A child that exec'd a program other than the main one (a test
 	 * binary started by a script): its crash is the run's bug. */
 	bool runs_other_program;
+	/* A vfork child that has not exec'd yet: its parent sleeps in the
+	 * kernel until it execs or exits (schedule.c's wake wait). */
+	bool vfork_pending;
 	uint32_t threads_created;       /* its threads so far, main included */
 	/* The logical id of its first controlled thread: how traces name
 	 * the process (sc_trace_thread_process). */
@@ -271,6 +274,9 @@ struct sc_thread {
 	uint64_t waking_since_us;
 	bool wake_given_up;
 	int stat_fd;            /* sc_thread_state_kept's, -1: not open */
+	/* Released into a vfork (--follow-forks): the child's pid, whose
+	 * exec or exit ends the parent's uninterruptible sleep; 0: none. */
+	pid_t vfork_child;
 	/* Its pending syscall_return is a poll's (select's, epoll_wait's)
 	 * own timeout: offered only when no other thread can go on, as a
 	 * timed wait of ours times out (schedule.c), not whenever the
@@ -790,6 +796,7 @@ void sc_engine_abort(struct sc_engine *e, const char *why);
 void sc_engine_defer_status(struct sc_engine *e, pid_t tid, int status);
 
 /* ---- threads.c ---- */
+struct sc_process *sc_process_of_pid(struct sc_engine *e, pid_t pid);
 struct sc_process *sc_process_new(struct sc_engine *e, pid_t pid,
 				  bool controlled);
 struct sc_thread *sc_thread_new(struct sc_engine *e, pid_t tid,

@@ -472,6 +472,18 @@ static bool kernel_waking(struct sc_engine *e)
 		if (!t->controlled || t->state != TH_IN_KERNEL ||
 		    t->wake_given_up)
 			continue;
+		/* A vfork parent sleeps uninterruptibly ('D') until its
+		 * child, ours to schedule, execs or exits: not on its way
+		 * back before that, and waiting for it would stall the run
+		 * for WAKE_SETTLE_MAX_US (then give up on the real wake). */
+		if (t->vfork_child) {
+			const struct sc_process *c =
+				sc_process_of_pid(e, t->vfork_child);
+			if (c && c->vfork_pending) {
+				t->waking_since_us = 0;
+				continue;
+			}
+		}
 		char st = sc_thread_state_kept(t);
 		if (st != 'R' && st != 'D' && st != 't') {
 			t->waking_since_us = 0;

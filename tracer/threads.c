@@ -25,6 +25,14 @@ struct sc_thread *sc_thread_by_logical(struct sc_engine *e, uint32_t logical)
 	return NULL;
 }
 
+struct sc_process *sc_process_of_pid(struct sc_engine *e, pid_t pid)
+{
+	for (size_t i = 0; i < e->nprocs; i++)
+		if (e->procs[i]->pid == pid)
+			return e->procs[i];
+	return NULL;
+}
+
 struct sc_process *sc_process_new(struct sc_engine *e, pid_t pid,
 				  bool controlled)
 {
