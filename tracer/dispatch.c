@@ -587,7 +587,11 @@ static void note_signal_sent(struct sc_engine *e, const struct sc_thread *t)
 
 	if (!sc_sends_signal(t, &tid, &sig))
 		return;
-	struct sc_thread *target = sc_thread_by_tid(e, tid);
+	sc_signal_sent_to(e, sc_thread_by_tid(e, tid), sig);
+}
+
+void sc_signal_sent_to(struct sc_engine *e, struct sc_thread *target, int sig)
+{
 	if (!target || !target->controlled || !signal_wakes(target, sig))
 		return;
 	if (target->state == TH_BLOCKED) {
@@ -598,7 +602,7 @@ static void note_signal_sent(struct sc_engine *e, const struct sc_thread *t)
 		target->signal_sent = true;
 		return;
 	}
-	e->await_tid = tid;
+	e->await_tid = target->tid;
 	e->await_deadline_us = sc_now_us() + AWAIT_WAKE_US;
 }
 
@@ -706,7 +710,8 @@ static void on_seccomp(struct sc_engine *e, struct sc_thread *t)
 		sc_resume(t, PTRACE_CONT);      /* still the event it ran */
 		return;
 	}
-	if (sc_random_syscall(e, t) || sc_affinity_syscall(e, t))
+	if (sc_random_syscall(e, t) || sc_affinity_syscall(e, t) ||
+	    sc_alarm_syscall(e, t))
 		return;   /* completed here: not a scheduling point */
 	t->stop = STOP_SECCOMP;
 	sc_syscall_event(e, t);

@@ -179,7 +179,15 @@ static void wait_running(struct sc_engine *e)
 	uint64_t wait = until > now ? until - now : 0;
 	if (wait > 100000)
 		wait = 100000;   /* re-check cancellation */
+	/* A thread released into the kernel while the others wait for it
+	 * (alarm(1); pause()): virtual time stands still, so an alarm
+	 * fires when its real time has passed. */
+	uint64_t alarm_us = t->released ? sc_alarm_real_wait_us(e) : 0;
+	if (alarm_us && alarm_us < wait)
+		wait = alarm_us;
 	if (sc_wait_any(e, wait))
+		return;
+	if (alarm_us && sc_alarms_fire(e, true))
 		return;
 	if (e->cfg->cancel && *e->cfg->cancel) {
 		check_limits(e);

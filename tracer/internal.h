@@ -120,6 +120,11 @@ struct sc_process {
 	/* A vfork child that has not exec'd yet: its parent sleeps in the
 	 * kernel until it execs or exits (schedule.c's wake wait). */
 	bool vfork_pending;
+	/* Its alarm(2)/setitimer(ITIMER_REAL) timer in virtual time
+	 * (virtual_alarm.c): due at this virtual ns (0: disarmed), or once
+	 * its real time too has passed while nothing else can run; then
+	 * again every interval ns. */
+	uint64_t alarm_due_ns, alarm_real_due_us, alarm_interval_ns;
 	uint32_t threads_created;       /* its threads so far, main included */
 	/* The logical id of its first controlled thread: how traces name
 	 * the process (sc_trace_thread_process). */
@@ -794,6 +799,22 @@ size_t sc_wake_waiters(struct sc_engine *e, struct sc_thread *waker,
 void sc_engine_abort(struct sc_engine *e, const char *why);
 /* Queue a waitpid status to be dispatched by the main loop. */
 void sc_engine_defer_status(struct sc_engine *e, pid_t tid, int status);
+
+/* ---- virtual_alarm.c ---- */
+/* alarm, setitimer or getitimer at t's seccomp stop: answered here
+ * (virtual time) or left to the kernel; false for any other call. */
+bool sc_alarm_syscall(struct sc_engine *e, struct sc_thread *t);
+/* Send SIGALRM for each timer whose virtual time came (or, when idle,
+ * its real time); true when one fired. */
+bool sc_alarms_fire(struct sc_engine *e, bool idle);
+/* Real time until the first armed timer's real due time, 0: none. */
+uint64_t sc_alarm_real_wait_us(struct sc_engine *e);
+
+/* ---- dispatch.c: signals ---- */
+/* A signal was just sent to target (a tgkill of the program's, a timer
+ * of ours): wake it from a wait of our model, or have the next decision
+ * wait for its return from the kernel. */
+void sc_signal_sent_to(struct sc_engine *e, struct sc_thread *target, int sig);
 
 /* ---- threads.c ---- */
 struct sc_process *sc_process_of_pid(struct sc_engine *e, pid_t pid);

@@ -513,6 +513,12 @@ void sc_schedule_one(struct sc_engine *e)
 		wait_for_kernel_at_most(e, WAKE_POLL_US);
 		return;
 	}
+	/* An alarm whose virtual time came: its signal is sent before the
+	 * decision, and a thread it wakes in the kernel is waited for. */
+	if (sc_alarms_fire(e, false) && awaiting_wake(e)) {
+		wait_for_kernel(e);
+		return;
+	}
 
 	if (!grow_view(e, e->nthreads + 1))
 		return;
@@ -630,6 +636,17 @@ void sc_schedule_one(struct sc_engine *e)
 	}
 	if (nen == 0) {
 		if (in_kernel) {
+			/* Virtual time stands still: an alarm fires once its
+			 * real time has passed (alarm(1); pause()). */
+			if (sc_alarms_fire(e, true)) {
+				wait_for_kernel_at_most(e, WAKE_POLL_US);
+				return;
+			}
+			uint64_t alarm_us = sc_alarm_real_wait_us(e);
+			if (alarm_us && !timed) {
+				wait_for_kernel_at_most(e, alarm_us);
+				return;
+			}
 			wait_for_kernel_or_timeout(e, timed);
 			return;
 		}

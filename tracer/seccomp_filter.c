@@ -30,6 +30,9 @@ static const int trapped[] = {
 	SYS_tgkill, SYS_tkill,
 	/* randomness: seeded in controlled runs (random.c) */
 	SYS_getrandom,
+	/* the real-time timer: virtual time in controlled runs
+	 * (virtual_alarm.c) */
+	SYS_alarm, SYS_setitimer, SYS_getitimer,
 	/* the CPUs a program sees, not the one its run is pinned to
 	 * (affinity.c) */
 	SYS_sched_getaffinity, SYS_sched_setaffinity,

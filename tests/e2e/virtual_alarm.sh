@@ -1,0 +1,49 @@
+#!/bin/bash
+# virtual_alarm.sh: alarm(2) and setitimer(ITIMER_REAL) run on the run's
+# virtual clock.  A watchdog that never fires natively does not fire
+# because the tool is slow (it killed correct programs: "crash: killed by
+# SIGALRM"), and one that does fire fires at the same step in every run
+# of the schedule, so its run replays.
+set -u
+# shellcheck source=tests/lib/tap.sh
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
+sc_setup
+
+bin=$(sc_target alarm_watchdog)
+
+# 16000 lock operations under alarm(1): seconds of real time under
+# control, a sixth of a second of virtual time.
+rc=0
+sc launch --json -n 3 --seed 3 -- "$bin" >"$SC_TMP/ok.json" \
+	2>"$SC_TMP/ok.err" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/ok.json" 'd["failing_runs"]')" 0/0 \
+	"alarm_watchdog: an alarm(1) watchdog does not fire in 3 runs of 16000 lock operations"
+[ "$rc" -eq 0 ] || tap_diag_file "$SC_TMP/ok.err" 5
+
+# A worker that never sees its flag: the watchdog fires after 1 s of
+# virtual time (100000 steps) and kills the program.
+rc=0
+sc launch --json -n 2 --seed 3 --keep-going --keep-traces all \
+	--out "$SC_TMP/stuck" -- "$bin" stuck >"$SC_TMP/stuck.json" \
+	2>"$SC_TMP/stuck.err" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/stuck.json" 'd["failing_runs"]')" 1/2 \
+	"alarm_watchdog stuck: the watchdog fires in both runs"
+msg=$(json_get "$SC_TMP/stuck.json" 'd["bugs"][0]["message"]')
+case $msg in
+*SIGALRM*) tap_ok "the verdict names SIGALRM" ;;
+*) tap_not_ok "the verdict names SIGALRM (got: $msg)" ;;
+esac
+rc=0
+sc replay --json "$SC_TMP/stuck/run-000001.sctrace" >"$SC_TMP/r.json" \
+	2>"$SC_TMP/r.err" || rc=$?
+tap_is "$rc $(json_get "$SC_TMP/r.json" 'd["reproduced"]')" "1 true" \
+	"alarm_watchdog stuck: the replay reproduces the alarm's crash"
+[ "$rc" -eq 1 ] || tap_diag_file "$SC_TMP/r.err" 5
+steps=$(json_get "$SC_TMP/r.json" 'd["steps"]')
+case $steps in
+1000[0-9][0-9]) tap_ok "it fires after 1 s of virtual time (step $steps)" ;;
+*) tap_not_ok "it fires after 1 s of virtual time (step $steps, want 100000-100099)" ;;
+esac
+
+sc_check_no_leftovers
+tap_done
