@@ -621,11 +621,16 @@ void sc_park_at_entry(struct sc_engine *e, struct sc_thread *t)
 
 	e->finished = true;
 	e->res->verdict = SC_VERDICT_ERROR;     /* unless parked below */
+	/* Randomness drawn before the entry point is the same in every
+	 * run (random.c); after it, it is the run's. */
 	if (e->nthreads != 1 || e->nprocs != 1 || e->random_drawn ||
 	    e->clock_reads) {
 		snprintf(e->res->message, sizeof(e->res->message),
-			 "the program started threads, processes or drew "
-			 "randomness before its entry point");
+			 "the program %s before its entry point",
+			 e->nthreads != 1 ? "started threads"
+			 : e->nprocs != 1 ? "started processes"
+			 : e->clock_reads ? "read the clock"
+			 : "drew randomness");
 		return;
 	}
 	/* A preloaded or shared library's constructor (they run before

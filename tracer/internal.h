@@ -343,6 +343,7 @@ struct sc_engine {
 	uint64_t wait_seq;
 	uint64_t pending_ctid;          /* from the clone being executed */
 	uint64_t random_drawn;          /* words of seeded randomness given */
+	uint64_t early_random_drawn;    /* ... before the program's entry */
 	uint64_t clock_reads;           /* answered by vclock.c */
 	uint64_t tsc_reads;             /* rdtsc/rdtscp answered (vclock.c) */
 	uint64_t mem_events;            /* memory events executed */

@@ -15,6 +15,12 @@
  * The call is completed at its seccomp stop (skipped, with the count as
  * its return value): it is not a scheduling point.
  *
+ * What the program draws before its entry point (shared libraries'
+ * constructors: libstdc++'s allocates, and glibc's malloc takes its tcache
+ * key from getrandom) comes from a stream of its own, the same in every
+ * run: a fork server's image is taken at the entry point and serves runs
+ * of every seed (C++ programs ran without one).
+ *
  * The kernel's 16 AT_RANDOM bytes are replaced too, at each image's entry
  * point: glibc has taken its stack canary and pointer guard from them by
  * then (never a branch), but Go's runtime seeds its random numbers from
@@ -38,6 +44,8 @@
 /* getrandom(2) and the random devices return at most this per call. */
 #define RANDOM_MAX_CALL 33554431u
 #define RANDOM_CHUNK 65536u
+/* The key of the stream drawn before the program's entry point. */
+#define EARLY_KEY 0x4541524c59524e44ull
 
 /* splitmix64: a well-mixed 64-bit output for each counter value. */
 static uint64_t mix(uint64_t x)
@@ -70,6 +78,11 @@ static int64_t fill(struct sc_engine *e, struct sc_thread *t, uint64_t addr,
 		    uint64_t len)
 {
 	uint8_t buf[RANDOM_CHUNK];
+	/* Before the program's entry point (libstdc++'s constructors
+	 * malloc, and glibc's malloc draws its tcache key): the same bytes
+	 * in every run, so that a fork server's image, taken at the entry,
+	 * is what an exec'd run of any seed would be. */
+	bool early = t->proc == e->main_proc && t->proc->images == 0;
 
 	if (len > RANDOM_MAX_CALL)
 		len = RANDOM_MAX_CALL;
@@ -77,8 +90,10 @@ static int64_t fill(struct sc_engine *e, struct sc_thread *t, uint64_t addr,
 		size_t n = len - done < RANDOM_CHUNK ? (size_t)(len - done)
 						     : RANDOM_CHUNK;
 		for (size_t i = 0; i < n; i += 8) {
-			uint64_t w = mix(e->cfg->random_seed ^
-					 mix(e->random_drawn++));
+			uint64_t w = early
+				? mix(EARLY_KEY ^ mix(e->early_random_drawn++))
+				: mix(e->cfg->random_seed ^
+				      mix(e->random_drawn++));
 			size_t k = n - i < 8 ? n - i : 8;
 			memcpy(buf + i, &w, k);
 		}

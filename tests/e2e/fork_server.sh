@@ -45,6 +45,20 @@ for strategy in surw random pct pos urw mix; do
 	tap_is "$fs" "$ex" "$strategy: same failing runs and events with and without the fork server"
 done
 
+# A C++ program: libstdc++'s constructors malloc before the entry point,
+# and glibc's malloc draws its tcache key from getrandom.  Those bytes
+# are the same in every run, so it gets a fork server too (the log check
+# below), with the runs an exec gives.
+cxx=$(sc_target cxx_vector_race)
+sc launch --json -n 30 --seed 77 --keep-going -- "$cxx" \
+	>"$SC_TMP/cxx.fs.json" 2>"$SC_TMP/cxx.fs.err"
+sc_exec launch --json -n 30 --seed 77 --keep-going -- "$cxx" \
+	>"$SC_TMP/cxx.ex.json" 2>"$SC_TMP/cxx.ex.err"
+fs=$(outcome "$SC_TMP/cxx.fs.json")
+ex=$(outcome "$SC_TMP/cxx.ex.json")
+tap_diag "cxx_vector_race: fork server: $fs; exec: $ex"
+tap_is "$fs" "$ex" "C++ (cxx_vector_race): same failing runs and events with and without the fork server"
+
 # The servers are gone with their jobs, reaped (a server killed in its
 # ptrace stop first reports its exit stop: it was left a zombie of
 # init's, one per job, for seconds after every session).
