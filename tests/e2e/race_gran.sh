@@ -80,6 +80,18 @@ tap_is "$(json_get "$SC_TMP/r7.json" 'd["header"]["race_pcs"]')" \
 	"$(json_get "$SC_TMP/race_trace.json" 'd["header"]["race_pcs"]')" \
 	"run 7 gets the set of the 100-run session's run (same seed, same pilot)"
 
+# With -s pct the pilot runs are POS's: PCT runs the threads one after
+# the other, and a lock both take later (Rust's stdout lock) orders the
+# sides of a race it means to find (QA: a static mut's lost update, 0 of
+# 100 pct runs with seeds 2 and 3).  The runs after the pilot are pct's.
+rc=$(sc_launch_json "$SC_TMP/pct.json" -s pct --granularity race -n 7 \
+	--seed "$SEED" --keep-going --keep-traces all -- "$counter" 2)
+dir=$(json_get "$SC_TMP/pct.json" 'd["out_dir"]')
+sc export "$dir/run-000001.sctrace" --format json -o "$SC_TMP/pct1.json" 2>/dev/null
+sc export "$dir/run-000007.sctrace" --format json -o "$SC_TMP/pct7.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/pct1.json" '[d["header"]["granularity"], d["header"]["strategy"]]')/$(json_get "$SC_TMP/pct7.json" '[d["header"]["granularity"], d["header"]["strategy"]]')" \
+	'["mem", "pos"]/["race", "pct"]' "-s pct: pilot run 1 is POS's at mem, run 7 pct's at race"
+
 # The same seed gives the same failing runs, whatever --jobs.
 torn=$(sc_target torn_pair)
 for j in 1 2; do
