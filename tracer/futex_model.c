@@ -30,11 +30,14 @@ static int cmp_seq(const void *a, const void *b)
 	return x->wait_seq < y->wait_seq ? -1 : x->wait_seq > y->wait_seq;
 }
 
-/* Blocked threads waiting on addr whose bitset intersects, oldest first.
- * Returns the count; *out is malloc'd (NULL when none). */
-static size_t collect_waiters(struct sc_engine *e, struct sc_process *proc,
-			      uint64_t addr, uint32_t bitset,
-			      struct sc_thread ***out)
+/* The blocked threads of ours (of proc only, unless NULL) that match,
+ * oldest wait first.  Returns the count; *out is malloc'd (NULL when
+ * none). */
+static size_t collect_blocked(struct sc_engine *e,
+			      const struct sc_process *proc,
+			      bool (*match)(const struct sc_thread *w,
+					    const void *ctx),
+			      const void *ctx, struct sc_thread ***out)
 {
 	size_t n = 0;
 	struct sc_thread **v = NULL;
@@ -42,11 +45,8 @@ static size_t collect_waiters(struct sc_engine *e, struct sc_process *proc,
 	*out = NULL;
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *w = e->threads[i];
-		/* Followed processes have their own address spaces: the
-		 * same address is a different futex in another process. */
 		if (!w->controlled || w->state != TH_BLOCKED ||
-		    w->wait_addr != addr || !(w->wait_bitset & bitset) ||
-		    (proc && w->proc != proc))
+		    (proc && w->proc != proc) || !match(w, ctx))
 			continue;
 		struct sc_thread **nv = realloc(v, (n + 1) * sizeof(*v));
 		if (!nv)
@@ -58,6 +58,30 @@ static size_t collect_waiters(struct sc_engine *e, struct sc_process *proc,
 		qsort(v, n, sizeof(*v), cmp_seq);
 	*out = v;
 	return n;
+}
+
+struct futex_key {
+	uint64_t addr;
+	uint32_t bitset;
+};
+
+static bool waits_on(const struct sc_thread *w, const void *ctx)
+{
+	const struct futex_key *k = ctx;
+
+	return w->wait_addr == k->addr && (w->wait_bitset & k->bitset);
+}
+
+/* Blocked threads waiting on addr whose bitset intersects, oldest first.
+ * Followed processes have their own address spaces: the same address is
+ * a different futex in another process (proc). */
+static size_t collect_waiters(struct sc_engine *e, struct sc_process *proc,
+			      uint64_t addr, uint32_t bitset,
+			      struct sc_thread ***out)
+{
+	const struct futex_key k = { addr, bitset };
+
+	return collect_blocked(e, proc, waits_on, &k, out);
 }
 
 static void release_waiter(struct sc_engine *e, struct sc_thread *w)
@@ -321,30 +345,23 @@ void sc_futex_execute(struct sc_engine *e, struct sc_thread *t)
  * list, marked each word FUTEX_OWNER_DIED (clearing the owner's tid) and
  * woke a waiter (exit_robust_list), whose pthread_mutex_lock returns
  * EOWNERDEAD. */
+/* Its futex word no longer holds the value it waited on, and has the
+ * bits *must_have set. */
+static bool word_changed(const struct sc_thread *w, const void *must_have)
+{
+	uint32_t cur, bits = *(const uint32_t *)must_have;
+
+	return sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) == 0 &&
+	       cur != w->wait_val && (cur & bits) == bits;
+}
+
 static void wake_changed_words(struct sc_engine *e, struct sc_thread *dead,
 			       const struct sc_process *process,
 			       uint32_t must_have)
 {
-	struct sc_thread **v = NULL;
-	size_t n = 0;
+	struct sc_thread **v;
+	size_t n = collect_blocked(e, process, word_changed, &must_have, &v);
 
-	for (size_t i = 0; i < e->nthreads; i++) {
-		struct sc_thread *w = e->threads[i];
-		uint32_t cur;
-		if (!w->controlled || w->state != TH_BLOCKED ||
-		    (process && w->proc != process))
-			continue;
-		if (sc_mem_read(w->proc, w->wait_addr, &cur, sizeof(cur)) != 0 ||
-		    cur == w->wait_val || (cur & must_have) != must_have)
-			continue;
-		struct sc_thread **nv = realloc(v, (n + 1) * sizeof(*v));
-		if (!nv)
-			break;
-		v = nv;
-		v[n++] = w;
-	}
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_seq);
 	/* Through the policy, as every wake: a replay then knows these
 	 * were the dead thread's (recorded with its thread_exit), not
 	 * wakes that went missing. */
