@@ -1018,8 +1018,17 @@ static void learnt_from_pilot(struct launch *L)
 	uint32_t last = L->last_run > skip ? L->last_run - skip : 0;
 	uint32_t m = last < L->pilot_known ? last : L->pilot_known;
 
-	if (L->strategy->done || m == 0)
+	if (L->strategy->done)
 		return;
+	if (m == 0) {
+		/* The session stopped before the strategy's pilot (a bug in
+		 * a race pilot run): nothing learnt, as with one job, even
+		 * if another job had run a pilot run meanwhile. */
+		L->learnt.runs = 0;
+		L->learnt.max_points = 0;
+		L->learnt.max_threads = 0;
+		return;
+	}
 	L->learnt.runs = m;
 	L->learnt.max_points = L->pilot_points[m - 1];
 	L->learnt.max_threads = L->pilot_threads[m - 1];
