@@ -526,19 +526,15 @@ static int do_run(struct launch *L, uint32_t r, uint64_t seed,
 			(int)getpid());
 		trace = silent_trace;
 	}
-	/* A race pilot run is there to see the program's races, which
-	 * only accesses left unordered by the program's synchronisation
-	 * show.  PCT runs the threads one after the other, bar its few
-	 * change points, so that a lock taken later (Rust's stdout lock, a
-	 * logger's) orders them: a static mut's lost update was never
-	 * found by pct in 100 runs of some seeds.  Its pilot runs are
-	 * POS's, which interleaves at every access; PCT's own pilot (its
-	 * k and n) follows them (sc_pilot_skip). */
+	/* A race pilot run is there to see the program's races: a
+	 * strategy whose schedules would hide them has it run by another
+	 * (race_pilot_by; pct's by pos).  The strategy's own pilot follows
+	 * the race pilot (sc_pilot_skip), so it learns nothing here. */
 	const struct sc_strategy *strategy = L->strategy;
 	const char *strategy_name = L->strategy_name, *params = L->params;
-	if (pt.pilot && strcmp(L->strategy_name, "pct") == 0) {
-		strategy = sc_strategy_find("pos");
-		strategy_name = "pos";
+	if (pt.pilot && L->strategy->race_pilot_by) {
+		strategy_name = L->strategy->race_pilot_by;
+		strategy = sc_strategy_find(strategy_name);
 		params = "";
 	}
 	if (controlled &&

@@ -516,6 +516,9 @@ bool sc_spin_waits(const struct sc_engine *e, struct sc_thread *t);
 /* Virtual time a scheduling step takes (vclock.c; schedule.c gives a
  * poll's virtual timeout as many steps as its time). */
 #define SC_VCLOCK_STEP_NS 10000u
+/* The run's virtual time now, in ns since its base (the clock reads so
+ * far count; this look is not one). */
+uint64_t sc_vclock_now_ns(const struct sc_engine *e);
 
 /* ---- breakpoints.c ---- */
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,

@@ -15,8 +15,6 @@ uint64_t sc_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* Scheduler state letter of a thread ('R' running or runnable, 'S'
- * sleeping, 'D' uninterruptible...), '?' when unknown. */
 /* The state letter of a /proc/.../stat text: "tid (comm) S ...", where
  * comm may hold spaces and parentheses. */
 static char state_letter(char *buf, ssize_t n)
@@ -28,12 +26,21 @@ static char state_letter(char *buf, ssize_t n)
 	return close && close[1] == ' ' && close[2] ? close[2] : '?';
 }
 
-char sc_thread_state(pid_t pid, pid_t tid)
+static int open_stat(pid_t pid, pid_t tid)
 {
-	char path[80], buf[512];
+	char path[80];
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* Scheduler state letter of a thread ('R' running or runnable, 'S'
+ * sleeping, 'D' uninterruptible...), '?' when unknown. */
+char sc_thread_state(pid_t pid, pid_t tid)
+{
+	char buf[512];
+	int fd = open_stat(pid, tid);
+
 	if (fd < 0)
 		return '?';
 	ssize_t n = read(fd, buf, sizeof(buf) - 1);
@@ -51,12 +58,9 @@ char sc_thread_state_kept(struct sc_thread *t)
 	if (n <= 0) {
 		/* Not open yet, or the task it names is gone (an execve
 		 * gives the thread its leader's tid): open it anew. */
-		char path[80];
 		if (t->stat_fd >= 0)
 			close(t->stat_fd);
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat",
-			 (int)t->proc->pid, (int)t->tid);
-		t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+		t->stat_fd = open_stat(t->proc->pid, t->tid);
 		if (t->stat_fd < 0)
 			return '?';
 		n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);

@@ -112,6 +112,11 @@ int sc_plant_vclock_breakpoints(struct sc_process *p)
 	return planted;
 }
 
+uint64_t sc_vclock_now_ns(const struct sc_engine *e)
+{
+	return e->step * STEP_NS + e->clock_reads * READ_NS;
+}
+
 /* The virtual time of this read, in ns since the run's base; *reads
  * counts the reads of its kind (clock functions, time-stamp counter). */
 static uint64_t elapsed_ns(const struct sc_engine *e, uint64_t *reads)

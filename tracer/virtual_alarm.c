@@ -32,12 +32,6 @@
 #define NS_PER_S 1000000000ull
 #define NS_PER_US 1000ull
 
-/* The virtual time now, without counting a clock read. */
-static uint64_t vnow_ns(const struct sc_engine *e)
-{
-	return e->step * SC_VCLOCK_STEP_NS + e->clock_reads * 1000u;
-}
-
 static uint64_t tv_ns(const struct timeval *tv)
 {
 	if (tv->tv_sec < 0 || tv->tv_usec < 0)
@@ -57,7 +51,7 @@ static struct timeval ns_tv(uint64_t ns)
 static uint64_t remaining_ns(const struct sc_engine *e,
 			     const struct sc_process *p)
 {
-	uint64_t now = vnow_ns(e);
+	uint64_t now = sc_vclock_now_ns(e);
 
 	if (!p->alarm_due_ns)
 		return 0;
@@ -67,7 +61,7 @@ static uint64_t remaining_ns(const struct sc_engine *e,
 static void arm(const struct sc_engine *e, struct sc_process *p,
 		uint64_t value_ns, uint64_t interval_ns)
 {
-	p->alarm_due_ns = value_ns ? vnow_ns(e) + value_ns : 0;
+	p->alarm_due_ns = value_ns ? sc_vclock_now_ns(e) + value_ns : 0;
 	p->alarm_real_due_us = value_ns ? sc_now_us() + value_ns / NS_PER_US : 0;
 	p->alarm_interval_ns = value_ns ? interval_ns : 0;
 }
@@ -151,14 +145,23 @@ static struct sc_thread *signal_target(struct sc_engine *e,
 	return leader;
 }
 
+/* A timer of ours that can still fire. */
+static bool armed(const struct sc_process *p)
+{
+	return p->alarm_due_ns && p->controlled && !p->exiting;
+}
+
 static void fire(struct sc_engine *e, struct sc_process *p)
 {
 	struct sc_thread *target = signal_target(e, p, SIGALRM);
 
 	if (p->alarm_interval_ns) {
+		/* In phase with its first due time, as the kernel's, unless
+		 * it fell a whole interval behind. */
+		uint64_t now = sc_vclock_now_ns(e);
 		p->alarm_due_ns += p->alarm_interval_ns;
-		if (p->alarm_due_ns <= vnow_ns(e))
-			p->alarm_due_ns = vnow_ns(e) + p->alarm_interval_ns;
+		if (p->alarm_due_ns <= now)
+			p->alarm_due_ns = now + p->alarm_interval_ns;
 		p->alarm_real_due_us = sc_now_us() +
 				       p->alarm_interval_ns / NS_PER_US;
 	} else {
@@ -176,12 +179,12 @@ static void fire(struct sc_engine *e, struct sc_process *p)
 
 bool sc_alarms_fire(struct sc_engine *e, bool idle)
 {
-	uint64_t now = vnow_ns(e), real = 0;
+	uint64_t now = sc_vclock_now_ns(e), real = 0;
 	bool fired = false;
 
 	for (size_t i = 0; i < e->nprocs; i++) {
 		struct sc_process *p = e->procs[i];
-		if (!p->alarm_due_ns || !p->controlled || p->exiting)
+		if (!armed(p))
 			continue;
 		bool due = now >= p->alarm_due_ns;
 		if (!due && idle) {
@@ -203,7 +206,7 @@ uint64_t sc_alarm_real_wait_us(struct sc_engine *e)
 
 	for (size_t i = 0; i < e->nprocs; i++) {
 		const struct sc_process *p = e->procs[i];
-		if (!p->alarm_due_ns || !p->controlled || p->exiting)
+		if (!armed(p))
 			continue;
 		if (!now)
 			now = sc_now_us();

@@ -135,6 +135,10 @@ struct sc_strategy {
 	/* create() ignores the session: nothing is learnt, so a job does
 	 * not run the pilot runs of the others (pilot.h) for it. */
 	bool stateless;
+	/* Optional: the strategy that runs its race-pilot runs (race
+	 * granularity's mem runs, race_pilot.h), when its own schedules
+	 * would hide the races they are there to see; NULL: itself. */
+	const char *race_pilot_by;
 };
 
 /* The strategy called name, or NULL. */
