@@ -293,8 +293,9 @@ void sc_verdict_from_status(struct sc_engine *e)
 		if (r->verdict == SC_VERDICT_ERROR)
 			return;
 		r->verdict = SC_VERDICT_EXIT;
-		snprintf(r->message, sizeof(r->message), "exited with status %d",
-			 r->exit_status);
+		snprintf(r->message, sizeof(r->message), "exited with status %d%s",
+			 r->exit_status,
+			 e->exit_main_returned ? " (returned by main)" : "");
 		snprintf(r->stacks, sizeof(r->stacks), "%s", e->exit_stack);
 		snprintf(r->location, sizeof(r->location), "%s", e->exit_where);
 		return;

@@ -389,6 +389,7 @@ struct sc_engine {
 	char fault_stack[SC_STACKS_LEN];   /* the faulting thread's stack */
 	char exit_stack[SC_STACKS_LEN];    /* of exit_group(non-zero) */
 	char exit_where[512];           /* its first frame of the program's */
+	bool exit_main_returned;        /* exit_where is main, which returned */
 	/* The wait status of a followed child process that ran another
 	 * program and died of a crash signal (0: none): the run's bug when
 	 * the main process reports none of its own. */
@@ -719,6 +720,11 @@ void sc_symbolize_code(pid_t pid, uint64_t addr, char *buf, size_t len,
 
 /* The path of the file mapped at addr in pid; -1 when none is. */
 int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len);
+/* The same, and the load address of that file's first byte (what its
+ * file-relative addresses are relative to when it is position-
+ * independent). */
+int sc_addr_module_base(pid_t pid, uint64_t addr, char *path, size_t len,
+			uint64_t *base);
 
 /* One frame of a call stack (stack.c). */
 struct sc_frame {
@@ -727,6 +733,13 @@ struct sc_frame {
 	bool system_source;             /* its line is in a system header */
 	char text[512];                 /* as sc_symbolize() names pc */
 };
+
+/* ---- main_return.c ---- */
+/* Is own (the innermost frame of the program's own code in the stack of
+ * pid's exit) its entry point, i.e. did main return the status?  Then
+ * main's name and line into where. */
+bool sc_main_returned(pid_t pid, const struct sc_frame *own, char *where,
+		      size_t len);
 
 /* Unwind thread tid of process pid (in a ptrace stop) into at most max
  * frames, innermost first; returns how many (0: cannot). */

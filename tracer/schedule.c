@@ -238,8 +238,13 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 				sc_process_is_own(e, t->proc)
 				? sc_stack_own_frame(frames, n) : NULL;
 
-			snprintf(e->exit_where, sizeof(e->exit_where), "%s",
-				 own ? own->text : "");
+			e->exit_main_returned = own &&
+				sc_main_returned(t->proc->pid, own,
+						 e->exit_where,
+						 sizeof(e->exit_where));
+			if (!e->exit_main_returned)
+				snprintf(e->exit_where, sizeof(e->exit_where),
+					 "%s", own ? own->text : "");
 			e->exit_stack[0] = '\0';
 			sc_stack_format(t->logical, frames, n, e->exit_stack,
 					sizeof(e->exit_stack));

@@ -244,3 +244,38 @@ int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
 	free(debug);
 	return rc;
 }
+
+/* A name is looked up once per report, not per frame: a scan will do. */
+static int scan(const struct table *t, const char *name, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->names + t->v[i].name, name) == 0) {
+			*vaddr = t->v[i].start;
+			return 0;
+		}
+	return -1;
+}
+
+int sc_symbol_cache_find(const char *path, const char *name, int type,
+			 bool *is_dyn, uint64_t *vaddr)
+{
+	struct table *t = table_of(path, type);
+	char *debug;
+	int rc;
+
+	if (!t)
+		return -1;
+	*is_dyn = t->is_dyn;
+	if (scan(t, name, vaddr) == 0)
+		return 0;
+	if (!t->debug)
+		return -1;
+	/* A copy of its path: reading the debug file may evict t. */
+	debug = strdup(t->debug);
+	if (!debug)
+		return -1;
+	t = table_of(debug, type);
+	rc = t ? scan(t, name, vaddr) : -1;
+	free(debug);
+	return rc;
+}

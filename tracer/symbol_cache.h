@@ -33,4 +33,10 @@ int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
 			   bool *is_dyn, char *name, size_t len,
 			   uint64_t *offset);
 
+/* The file-relative address of the symbol called name (raw, as the
+ * file spells it) of type `type` in the file at path, or in its debug
+ * file; *is_dyn as above.  0, or -1 when there is none. */
+int sc_symbol_cache_find(const char *path, const char *name, int type,
+			 bool *is_dyn, uint64_t *vaddr);
+
 #endif

@@ -256,11 +256,20 @@ size_t sc_symbolize_frames(pid_t pid, uint64_t addr, char (*texts)[512],
 
 int sc_addr_module(pid_t pid, uint64_t addr, char *path, size_t len)
 {
+	uint64_t base;
+
+	return sc_addr_module_base(pid, addr, path, len, &base);
+}
+
+int sc_addr_module_base(pid_t pid, uint64_t addr, char *path, size_t len,
+			uint64_t *base)
+{
 	struct mapping m;
 
 	if (find_mapping(pid, addr, &m) < 0)
 		return -1;
 	snprintf(path, len, "%s", m.path);
+	*base = m.base;
 	return 0;
 }
 

@@ -122,6 +122,18 @@ result_line=$(grep -n "^replay: exit reproduced" "$SC_TMP/exr.err" | head -n1 | 
 tap_check "before the result line (lines ${prog_line:-?} and ${result_line:-?})" \
 	test "${prog_line:-0}" -gt 0 -a "${result_line:-0}" -gt "${prog_line:-0}"
 
+# Where the exit was decided: the line that called exit(3); when main
+# returns the status instead, libc's start code calls exit and the only
+# frame of the program left is its entry point ("_start+0x20" before):
+# main is named, and the message says main returned it.
+tap_is "$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["location"]')" \
+	"main at exit_status.c:50 (exit_status)" "exit(3): the location is the call's line"
+rc=0
+sc launch --json -n 10 --seed 1 -- "$ex" return >"$SC_TMP/exret.json" 2>/dev/null || rc=$?
+tap_is "$rc|$(json_get "$SC_TMP/exret.json" 'd["bugs"][0]["message"] + "|" + d["bugs"][0]["location"]')" \
+	"1|exited with status 3 (returned by main)|main at exit_status.c:35 (exit_status)" \
+	"main's return 3: the message says so, the location is main"
+
 # A program that said why on stdout only (GoogleTest prints its failures
 # there): the exit report shows stdout's last lines.
 sc launch -n 1 -- /bin/sh -c 'echo "gt.cpp:7: Failure"; exit 1' \
