@@ -85,11 +85,15 @@ static bool check_limits(struct sc_engine *e)
 		r->verdict = SC_VERDICT_HANG;
 		double budget_s = cfg->timeout_ms / 1000.0;
 		double with_waits_s = (double)(e->deadline_us - e->start_us) / 1e6;
-		char waits[80] = "";
+		char waits[80] = "", budget_text[32], waits_text[32];
 
-		if (with_waits_s > budget_s + 0.0005)
-			snprintf(waits, sizeof(waits), " (%.3g s with the time "
-				 "it waited for a CPU)", with_waits_s);
+		/* Only a difference the figures show ("2 s (2 s with ...)"
+		 * said nothing). */
+		snprintf(budget_text, sizeof(budget_text), "%.3g", budget_s);
+		snprintf(waits_text, sizeof(waits_text), "%.3g", with_waits_s);
+		if (strcmp(budget_text, waits_text) != 0)
+			snprintf(waits, sizeof(waits), " (%s s with the time "
+				 "it waited for a CPU)", waits_text);
 		snprintf(r->message, sizeof(r->message),
 			 "hang: run exceeded its %.3g s time budget%s after "
 			 "%llu events", budget_s, waits,

@@ -13,6 +13,8 @@
 #include <signal.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -55,6 +57,40 @@ static bool halt(struct sc_thread *t)
 	}
 }
 
+/* A hang whose threads wait for a child process that is not followed:
+ * the child's own deadlock (a lock held by a thread that was not copied
+ * by fork) shows only as its parent's wait.  Say where the child is
+ * stuck, and how to have it scheduled and reported. */
+static void name_unfollowed_children(struct sc_engine *e)
+{
+	struct sc_run_result *r = e->res;
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		struct sc_frame frames[SC_STACK_FRAMES];
+		size_t used = strlen(r->message), n;
+		const struct sc_frame *own;
+		char where[1200] = "";
+
+		if (t->controlled || t->state == TH_EXITING ||
+		    t->state == TH_DEAD || t->proc->exiting || !halt(t))
+			continue;
+		n = sc_stack_unwind(t->proc->pid, t->tid, frames,
+				    SC_STACK_FRAMES);
+		own = sc_stack_own_frame(frames, n);
+		if (n)
+			snprintf(where, sizeof(where), ", stopped in %s%s%s",
+				 frames[0].text,
+				 own && own != &frames[0] ? ", called from " : "",
+				 own && own != &frames[0] ? own->text : "");
+		snprintf(r->message + used, sizeof(r->message) - used,
+			 "; child process %d (not followed) is still running%s: "
+			 "--follow-forks schedules it and reports its bug",
+			 (int)t->proc->pid, where);
+		return;         /* one child says it */
+	}
+}
+
 void sc_report_hang_stacks(struct sc_engine *e)
 {
 	struct sc_thread *running = e->running;
@@ -76,4 +112,5 @@ void sc_report_hang_stacks(struct sc_engine *e)
 				continue;
 			append(e, t);
 		}
+	name_unfollowed_children(e);
 }

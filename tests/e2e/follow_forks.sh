@@ -51,6 +51,28 @@ sc launch -n 3 --seed 1 -- "$(sc_target fork_exec)" >/dev/null \
 tap_check "without --follow-forks: launch notices the child ran uncontrolled (exit $rc)" \
 	grep -q "started a child process, which ran uncontrolled" "$SC_TMP/free.err"
 
+# fork while another thread holds a mutex: the child's lock never
+# returns and main waits for it.  Without --follow-forks the run is a
+# hang whose report said nothing of the child; it now says where the
+# child is stuck.  With --follow-forks it is the child's deadlock.
+held=$(sc_target fork_held_lock)
+rc=0
+sc launch --json -n 1 --seed 1 --timeout 2 -- "$held" >"$SC_TMP/h.json" 2>/dev/null || rc=$?
+msg=$(json_get "$SC_TMP/h.json" 'd["bugs"][0]["message"]')
+tap_diag "fork_held_lock: $msg"
+case "$rc $(json_get "$SC_TMP/h.json" 'd["bugs"][0]["kind"]') $msg" in
+"1 hang "*"child process "*" (not followed) is still running, stopped in "*"called from child_reads_table at fork_held_lock.c:"*"--follow-forks"*)
+	tap_ok "fork_held_lock: the hang names where the unfollowed child is stuck" ;;
+*) tap_not_ok "fork_held_lock: the hang names where the unfollowed child is stuck (exit $rc)" ;;
+esac
+rc=0
+sc launch --json -n 1 --seed 1 --timeout 20 --follow-forks -- "$held" >"$SC_TMP/h.json" 2>/dev/null || rc=$?
+msg=$(json_get "$SC_TMP/h.json" 'd["bugs"][0]["message"]')
+case "$rc $(json_get "$SC_TMP/h.json" 'd["bugs"][0]["kind"]') $msg" in
+"1 deadlock "*"table_lock"*"fork did not copy"*) tap_ok "fork_held_lock --follow-forks: the child's deadlock on table_lock" ;;
+*) tap_not_ok "fork_held_lock --follow-forks: the child's deadlock on table_lock (exit $rc: $msg)" ;;
+esac
+
 # A process-shared semaphore the child posts: the kernel's futex, not the
 # model's, and a followed child's posts replay.
 rc=0
