@@ -220,9 +220,11 @@ static int search(const struct table *t, uint64_t vaddr, char *name,
 	return -1;
 }
 
-int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
-			   bool *is_dyn, char *name, size_t len,
-			   uint64_t *offset)
+/* fn on the table of (path, type), then on its debug file's when fn
+ * finds nothing there: fn's 0, or -1. */
+static int in_file_or_debug(const char *path, int type, bool *is_dyn,
+			    int (*fn)(const struct table *t, void *arg),
+			    void *arg)
 {
 	struct table *t = table_of(path, type);
 	char *debug;
@@ -231,7 +233,7 @@ int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
 	if (!t)
 		return -1;
 	*is_dyn = t->is_dyn;
-	if (search(t, vaddr, name, len, offset) == 0)
+	if (fn(t, arg) == 0)
 		return 0;
 	if (!t->debug)
 		return -1;
@@ -240,17 +242,47 @@ int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
 	if (!debug)
 		return -1;
 	t = table_of(debug, type);
-	rc = t ? search(t, vaddr, name, len, offset) : -1;
+	rc = t ? fn(t, arg) : -1;
 	free(debug);
 	return rc;
 }
 
-/* A name is looked up once per report, not per frame: a scan will do. */
-static int scan(const struct table *t, const char *name, uint64_t *vaddr)
+struct by_addr {
+	uint64_t vaddr;
+	char *name;
+	size_t len;
+	uint64_t *offset;
+};
+
+static int search_by_addr(const struct table *t, void *arg)
 {
+	struct by_addr *q = arg;
+
+	return search(t, q->vaddr, q->name, q->len, q->offset);
+}
+
+int sc_symbol_cache_lookup(const char *path, uint64_t vaddr, int type,
+			   bool *is_dyn, char *name, size_t len,
+			   uint64_t *offset)
+{
+	struct by_addr q = { vaddr, name, len, offset };
+
+	return in_file_or_debug(path, type, is_dyn, search_by_addr, &q);
+}
+
+struct by_name {
+	const char *name;
+	uint64_t *vaddr;
+};
+
+/* A name is looked up once per report, not per frame: a scan will do. */
+static int scan(const struct table *t, void *arg)
+{
+	struct by_name *q = arg;
+
 	for (size_t i = 0; i < t->n; i++)
-		if (strcmp(t->names + t->v[i].name, name) == 0) {
-			*vaddr = t->v[i].start;
+		if (strcmp(t->names + t->v[i].name, q->name) == 0) {
+			*q->vaddr = t->v[i].start;
 			return 0;
 		}
 	return -1;
@@ -259,23 +291,7 @@ static int scan(const struct table *t, const char *name, uint64_t *vaddr)
 int sc_symbol_cache_find(const char *path, const char *name, int type,
 			 bool *is_dyn, uint64_t *vaddr)
 {
-	struct table *t = table_of(path, type);
-	char *debug;
-	int rc;
+	struct by_name q = { name, vaddr };
 
-	if (!t)
-		return -1;
-	*is_dyn = t->is_dyn;
-	if (scan(t, name, vaddr) == 0)
-		return 0;
-	if (!t->debug)
-		return -1;
-	/* A copy of its path: reading the debug file may evict t. */
-	debug = strdup(t->debug);
-	if (!debug)
-		return -1;
-	t = table_of(debug, type);
-	rc = t ? scan(t, name, vaddr) : -1;
-	free(debug);
-	return rc;
+	return in_file_or_debug(path, type, is_dyn, scan, &q);
 }

@@ -3,7 +3,8 @@
  * names the function containing an address of this very test binary, with
  * the offset into it, as the reports' stacks need; the second lookup of
  * the same file (from the cache) answers the same; an address before any
- * function and a missing file give no symbol.
+ * function and a missing file give no symbol.  sc_symbol_cache_find()
+ * gives a function's address from its name (a report names main).
  */
 #include "config.h"
 
@@ -30,7 +31,7 @@ int main(void)
 	bool is_dyn = false;
 
 	if (!dladdr((void *)symbol_cache_probe, &info) || !info.dli_fname) {
-		skip(6, "dladdr cannot place this binary");
+		skip(9, "dladdr cannot place this binary");
 		return done_testing();
 	}
 	/* File-relative: a position-independent executable's first segment
@@ -53,5 +54,14 @@ int main(void)
 	is_int(sc_symbol_cache_lookup("/nonexistent/file", vaddr, STT_FUNC,
 				      &is_dyn, name, sizeof(name), &offset),
 	       -1, "a missing file has no symbols");
+
+	uint64_t found = 0;
+	is_int(sc_symbol_cache_find("/proc/self/exe", "symbol_cache_probe",
+				    STT_FUNC, &is_dyn, &found),
+	       0, "a function is found by its name");
+	ok(found == vaddr && is_dyn, "at its file-relative address");
+	is_int(sc_symbol_cache_find("/proc/self/exe", "no_such_function_here",
+				    STT_FUNC, &is_dyn, &found),
+	       -1, "a name the file does not define is not found");
 	return done_testing();
 }
