@@ -1,5 +1,6 @@
-/* deadlock.c - every live thread is blocked in the futex model: build the
- * wait-for graph (who waits on what, who holds it) and end the run.
+/* deadlock.c - every live thread is blocked in the futex model, or some
+ * wait for each other's mutexes in a cycle: build the wait-for graph (who
+ * waits on what, who holds it) and end the run.
  *
  * The owner of a glibc mutex is the kernel tid stored in
  * pthread_mutex_t.__data.__owner (offset 8 on x86-64); the futex word of
@@ -76,6 +77,19 @@ static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
 					 e->gone[i].logical);
 			return;
 		}
+}
+
+/* The owner of the mutex t waits for, from its owner field: NULL when
+ * it cannot tell. */
+static struct sc_thread *mutex_owner(struct sc_engine *e, struct sc_thread *t,
+				     uint64_t mutex)
+{
+	int32_t owner = 0;
+
+	if (sc_mem_read(t->proc, mutex + MUTEX_OWNER_OFFSET, &owner,
+			sizeof(owner)) < 0 || owner <= 0)
+		return NULL;
+	return sc_thread_by_tid(e, owner);
 }
 
 /* What t waits on: its futex word, or for a thread about to lock a held
@@ -179,7 +193,10 @@ static int location_rank(struct sc_engine *e, const struct sc_thread *t)
 	return thread_by_ctid(e, waited_on(t)) ? 0 : 1;
 }
 
-void sc_report_deadlock(struct sc_engine *e)
+/* all_blocked: no thread can move (a thread in the kernel then waits
+ * for children that are all blocked); else a cycle of mutexes, and the
+ * threads in the kernel are others that still can. */
+static void report(struct sc_engine *e, bool all_blocked)
 {
 	struct sc_run_result *r = e->res;
 	char graph[sizeof(r->message) - 64] = "";
@@ -189,7 +206,7 @@ void sc_report_deadlock(struct sc_engine *e)
 
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
-		if (t->controlled && t->state == TH_IN_KERNEL) {
+		if (t->controlled && t->state == TH_IN_KERNEL && all_blocked) {
 			/* wait4/waitid for children that are all blocked */
 			size_t used = strlen(graph);
 			snprintf(graph + used, sizeof(graph) - used,
@@ -225,4 +242,73 @@ void sc_report_deadlock(struct sc_engine *e)
 	sc_report_blocked_stacks(e);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;
+}
+
+void sc_report_deadlock(struct sc_engine *e)
+{
+	report(e, true);
+}
+
+/* Blocked, for good, in pthread_mutex_lock of the mutex its futex word
+ * belongs to: not a timed lock (it ends by itself), not a spinlock. */
+static bool waits_for_mutex(const struct sc_thread *t)
+{
+	return t->controlled && t->state == TH_BLOCKED && !t->wait_timed &&
+	       !t->spin_wait && t->last_call_kind == SC_EV_MUTEX_LOCK &&
+	       waits_in_call_object(t);
+}
+
+/* The threads a lock cycle leaves running are no part of it: say so,
+ * or the report reads as if they had been forgotten. */
+static void note_others_live(struct sc_engine *e)
+{
+	struct sc_run_result *r = e->res;
+	char ids[256] = "";
+	size_t live = 0;
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		const struct sc_thread *t = e->threads[i];
+		size_t used = strlen(ids);
+		if (!t->controlled || t->state == TH_BLOCKED || t->spin_wait ||
+		    t->state == TH_EXITING || t->state == TH_DEAD ||
+		    t->state == TH_NEW)
+			continue;
+		live++;
+		snprintf(ids + used, sizeof(ids) - used, "%sT%u",
+			 used ? ", " : "", t->logical);
+	}
+	if (live) {
+		size_t used = strlen(r->message);
+		snprintf(r->message + used, sizeof(r->message) - used,
+			 " (a cycle of mutexes: %s %s still run, but no thread "
+			 "can release them)", ids, live == 1 ? "can" : "could");
+	}
+}
+
+bool sc_lock_cycle_ends_run(struct sc_engine *e)
+{
+	if (e->cycle_checked_seq == e->wait_seq)
+		return false;
+	e->cycle_checked_seq = e->wait_seq;
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i], *cur = t;
+		if (!waits_for_mutex(t))
+			continue;
+		/* Follow "waits for a mutex held by" from t: back at t is a
+		 * cycle; a holder that can still move (or none) is not.
+		 * An owner field is written by the thread that acquired the
+		 * mutex and cleared by its unlock, and a blocked holder is
+		 * in neither. */
+		for (size_t hops = 0; hops < e->nthreads; hops++) {
+			cur = mutex_owner(e, cur, cur->last_call_object);
+			if (!cur || !waits_for_mutex(cur))
+				break;
+			if (cur == t) {
+				report(e, false);
+				note_others_live(e);
+				return true;
+			}
+		}
+	}
+	return false;
 }

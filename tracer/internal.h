@@ -341,6 +341,7 @@ struct sc_engine {
 	uint32_t next_logical;
 	uint64_t step;
 	uint64_t wait_seq;
+	uint64_t cycle_checked_seq;     /* wait_seq at the last lock-cycle check */
 	uint64_t pending_ctid;          /* from the clone being executed */
 	uint64_t random_drawn;          /* words of seeded randomness given */
 	uint64_t early_random_drawn;    /* ... before the program's entry */
@@ -929,6 +930,11 @@ int sc_pin_cpu(int cpu, cpu_set_t *saved);
 
 /* ---- deadlock.c ---- */
 void sc_report_deadlock(struct sc_engine *e);
+/* Do threads blocked in pthread_mutex_lock wait for each other in a
+ * cycle (each for a mutex the next one holds)?  Then the run ends as
+ * that deadlock even while other threads can still run (a heartbeat, an
+ * idle pool): true.  Looked at only when a thread blocked since. */
+bool sc_lock_cycle_ends_run(struct sc_engine *e);
 
 /* ---- time.c ---- */
 uint64_t sc_now_us(void);

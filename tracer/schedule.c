@@ -525,6 +525,11 @@ void sc_schedule_one(struct sc_engine *e)
 		return;
 	}
 
+	/* Threads that hold each other's mutexes never move again, whatever
+	 * the others do: the run is that deadlock now, not a hang at its
+	 * time budget (a heartbeat thread, an idle pool). */
+	if (sc_lock_cycle_ends_run(e))
+		return;
 	if (!grow_view(e, e->nthreads + 1))
 		return;
 	/* A replay follows its trace: it holds nothing back. */

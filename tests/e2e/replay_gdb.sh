@@ -65,9 +65,10 @@ gdb_all_bt check_then_act check_then_act \
 
 # An exit with a failing status: kept at its exit_group, main at the
 # line that called exit().
+exit_line=$(grep -n 'exit(3);' "${top_srcdir:-$(dirname "$0")/../..}/tests/targets/exit_status.c" | cut -d: -f1)
 gdb_all_bt exit_status exit_status "$(first_trace exit_status random)" exit \
-	'in main \(\) at .*exit_status\.c:45' \
-	"gdb's backtrace shows main at exit_status.c:45, calling exit"
+	"in main \\(.*\\) at .*exit_status\\.c:$exit_line" \
+	"gdb's backtrace shows main at exit_status.c:$exit_line, calling exit"
 
 # An assert in a program a shell script started: gdb gets that program,
 # on its failing thread, not the shell waiting for it.
