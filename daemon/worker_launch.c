@@ -268,16 +268,19 @@ static int check_request(struct launch *L, char *err, size_t errlen)
 	return 0;
 }
 
+/* The session's clocks start at whole seconds: their fraction was the
+ * moment the session started, and a program that truncates the time to
+ * milliseconds (libuv's uv_now, GLib's timeouts) counted a different
+ * number of reads until its next millisecond in each session of one
+ * seed (QA).  A whole second is the same phase in every session. */
 static void clock_bases(struct launch *L)
 {
 	struct timespec real, mono;
 
 	clock_gettime(CLOCK_REALTIME, &real);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
-	L->clock_realtime_ns = (uint64_t)real.tv_sec * 1000000000u +
-			       (uint64_t)real.tv_nsec;
-	L->clock_monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u +
-				(uint64_t)mono.tv_nsec;
+	L->clock_realtime_ns = (uint64_t)real.tv_sec * 1000000000u;
+	L->clock_monotonic_ns = (uint64_t)mono.tv_sec * 1000000000u;
 }
 
 /* Run r's wall clock starts r - 1 seconds after the session's: a

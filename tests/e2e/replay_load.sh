@@ -127,6 +127,15 @@ rc=$(sc_launch_json "$SC_TMP/clock.json" -n 2 --seed 1 --keep-going \
 trace=$(run1_trace "$SC_TMP/clock.json")
 tap_diag "clock_reader run 1: $(head -n 1 "${trace%.sctrace}.out" 2>/dev/null)"
 tap_is "$(same_output "$trace" 10)" 10 "clock_reader: 10 replays of run 1 print the clock readings the run printed ($load)"
+# Another session of the seed prints the same, but for the wall clock's
+# seconds: the clocks start at a whole second, not at the fraction the
+# session started at, which changed the reads until the next millisecond.
+rc=$(sc_launch_json "$SC_TMP/clock2.json" -n 2 --seed 1 --keep-going \
+	--keep-traces all -- "$bin")
+trace2=$(run1_trace "$SC_TMP/clock2.json")
+tap_diag "clock_reader: $(tail -n 1 "${trace%.sctrace}.out" 2>/dev/null), then $(tail -n 1 "${trace2%.sctrace}.out" 2>/dev/null)"
+tap_check "clock_reader: a second session of seed 1 prints the same but for the wall clock's seconds ($load)" \
+	cmp -s <(grep -v '^wall' "${trace%.sctrace}.out") <(grep -v '^wall' "${trace2%.sctrace}.out")
 
 # A GoogleTest binary prints each test's duration: its pilot runs (mem
 # granularity) diverged in replay before the clock was virtual.

@@ -6,7 +6,9 @@
  * ticks of the time-stamp counter (rdtsc, rdtscp) around it all, as Go's
  * runtime and cycle-counting code read them.  Under schedctl the clock
  * is part of the schedule: a run and its replays print the same lines
- * (tests/e2e/replay_load.sh).
+ * (tests/e2e/replay_load.sh).  It also counts its clock reads until the
+ * next millisecond, as code that truncates the time to milliseconds
+ * (libuv's uv_now) sees it: the same in every session of one seed.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -50,11 +52,15 @@ int main(void)
 	pthread_create(&b, NULL, worker, &took_b);
 	pthread_join(a, NULL);
 	pthread_join(b, NULL);
+	long ms = now_ns() / 1000000, reads = 1;
+	while (now_ns() / 1000000 == ms)
+		reads++;
 	gettimeofday(&tv, NULL);
 	printf("a took %ld ns, b took %ld ns; %s was slower\n", took_a, took_b,
 	       took_a > took_b ? "a" : "b");
 	printf("wall %ld.%06ld, time %ld, total %ld\n", (long)tv.tv_sec,
 	       (long)tv.tv_usec, (long)time(NULL), total);
 	printf("tsc ticks %llu\n", __rdtscp(&aux) - tsc0);
+	printf("clock reads until the next millisecond: %ld\n", reads);
 	return 0;
 }
