@@ -642,6 +642,11 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 		 * The registers fetched here serve the event below too. */
 		sc_regs_fetch(t);
 		if (sc_syscall_timed_out(&t->regs)) {
+			/* It returns when its time came (virtual time).
+			 * Kept timed only when it is the only live thread
+			 * (or attached, without a virtual clock): no other
+			 * thread's event can fall in between. */
+			sc_vclock_advance_to(e, t->vt_due_vns);
 			t->released_quick = false;
 			t->next = (struct sc_event){ .thread = t->logical,
 				.kind = SC_EV_SYSCALL_RETURN,

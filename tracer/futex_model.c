@@ -184,6 +184,29 @@ static bool signal_pending(struct sc_thread *t)
 	       (pending & ~blocked) != 0;
 }
 
+/* Where the timeout of t's FUTEX_WAIT (relative to now) or
+ * FUTEX_WAIT_BITSET (absolute, on the monotonic clock or with
+ * FUTEX_CLOCK_REALTIME the wall clock: what pthread_cond_timedwait,
+ * sem_timedwait and pthread_mutex_timedlock pass) falls in virtual time.
+ * The program computed an absolute one from the virtual clock. */
+static uint64_t wait_due_vns(const struct sc_engine *e, struct sc_thread *t)
+{
+	struct timespec ts;
+	int op = (int)t->regs.rsi;
+
+	if (sc_mem_read(t->proc, t->regs.r10, &ts, sizeof(ts)) < 0 ||
+	    ts.tv_sec < 0 || ts.tv_nsec < 0)
+		return 0;
+	if ((op & FUTEX_CMD_MASK) != FUTEX_WAIT_BITSET) {
+		if ((uint64_t)ts.tv_sec > UINT64_MAX / 1000000000u / 4)
+			return 0;
+		return sc_vclock_now_ns(e) +
+		       (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
+	return sc_vclock_abs_vns(e, (op & FUTEX_CLOCK_REALTIME)
+				    ? CLOCK_REALTIME : CLOCK_MONOTONIC, &ts);
+}
+
 static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
 {
 	uint64_t addr = t->regs.rdi;
@@ -211,6 +234,7 @@ static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)
 	t->wait_val = expected;
 	t->wait_bitset = bitset;
 	t->wait_timed = t->regs.r10 != 0;
+	t->wait_due_vns = t->wait_timed ? wait_due_vns(e, t) : 0;
 	t->wait_seq = ++e->wait_seq;
 }
 

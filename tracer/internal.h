@@ -295,6 +295,10 @@ struct sc_thread {
 	bool vt_pending, vt_firing;
 	uint64_t vt_due_us;
 	uint64_t vt_steps;              /* its time in virtual steps */
+	/* The virtual time (sc_vclock_now_ns) at which the timeout of its
+	 * released syscall, or of its modelled futex wait, falls: a wait
+	 * that ends by its timeout ends there (vclock.c). */
+	uint64_t vt_due_vns, wait_due_vns;
 };
 
 /* One run. */
@@ -342,6 +346,7 @@ struct sc_engine {
 	uint64_t step;
 	uint64_t wait_seq;
 	uint64_t cycle_checked_seq;     /* wait_seq at the last lock-cycle check */
+	uint64_t vclock_skip_ns;        /* virtual time slept through (vclock.c) */
 	uint64_t pending_ctid;          /* from the clone being executed */
 	uint64_t random_drawn;          /* words of seeded randomness given */
 	uint64_t early_random_drawn;    /* ... before the program's entry */
@@ -521,6 +526,17 @@ bool sc_spin_waits(const struct sc_engine *e, struct sc_thread *t);
 /* The run's virtual time now, in ns since its base (the clock reads so
  * far count; this look is not one). */
 uint64_t sc_vclock_now_ns(const struct sc_engine *e);
+/* A wait that ended by its timeout ends when its time came: virtual
+ * time moves on to due_vns if it is not there yet. */
+void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns);
+/* The virtual time at which the absolute time *ts of clock falls (0:
+ * before the run's base, or a clock the run does not make virtual). */
+uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
+			   const struct timespec *ts);
+/* Where a sleep that starts now (t at the entry of its nanosleep or
+ * clock_nanosleep) ends in virtual time. */
+uint64_t sc_vclock_sleep_end_vns(const struct sc_engine *e,
+				 struct sc_thread *t);
 
 /* ---- breakpoints.c ---- */
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,

@@ -78,14 +78,22 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 	if (sc_sends_signal(t, &target, &sig))
 		mode = SC_RELEASE_AWAIT;
 
+	/* A thread waited for until it comes back (AWAIT: the only live
+	 * one) keeps its timeout: released without it, its poll would
+	 * never come back (QA: a single-threaded poll(fds, n, 1), a libuv
+	 * or GLib main loop after its workers ended, hung every run).  Its
+	 * return is no event of its own then, and no other thread of ours
+	 * can race with its timeout; a replay releases it the same way. */
 	uint64_t timeout_us = sc_syscall_timeout_us(t);
-	bool virtual = timeout_us && e->cfg->virtual_timeouts && !e->attached;
+	bool virtual = timeout_us && e->cfg->virtual_timeouts && !e->attached &&
+		       mode != SC_RELEASE_AWAIT;
 	if (virtual)
 		sc_syscall_untime(t);
 	sc_start_running(e, t, PTRACE_SYSCALL);
 	t->release_timed = timeout_us && !virtual;
 	t->vt_pending = virtual;
 	t->vt_due_us = sc_now_us() + timeout_us;
+	t->vt_due_vns = sc_vclock_now_ns(e) + timeout_us * 1000u;
 	t->vt_steps = timeout_us * 1000u / SC_VCLOCK_STEP_NS;
 	if (mode == SC_RELEASE_AWAIT) {
 		t->quick_deadline_us = UINT64_MAX;
@@ -162,6 +170,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		 * it runs on to its next event. */
 		ev.kind = SC_EV_TIMEOUT;
 		sc_emit_event(e, &ev);
+		sc_vclock_advance_to(e, t->vt_due_vns);
 		t->vt_firing = true;
 		t->state = TH_RUNNING;
 		t->released_quick = true;
@@ -184,6 +193,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		ev.kind = SC_EV_TIMEOUT;
 		t->next.kind = SC_EV_TIMEOUT;
 		sc_emit_event(e, &ev);
+		sc_vclock_advance_to(e, t->wait_due_vns);
 		sc_start_running(e, t, PTRACE_CONT);
 		return;
 	}
@@ -210,8 +220,11 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		}
 		/* fall through */
 	case SC_EV_YIELD:
-		/* Abstract time: sleeps end at once, yields are the
-		 * scheduling point itself. */
+		/* Abstract time: sleeps end at once (virtual time moves on
+		 * by what they slept), yields are the scheduling point
+		 * itself. */
+		if (ev.kind == SC_EV_SLEEP)
+			sc_vclock_advance_to(e, sc_vclock_sleep_end_vns(e, t));
 		t->skip_syscall = true;
 		t->skip_ret = 0;
 		break;

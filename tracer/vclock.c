@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <signal.h>
 #include <time.h>
 #include <x86intrin.h>
@@ -114,14 +115,65 @@ int sc_plant_vclock_breakpoints(struct sc_process *p)
 
 uint64_t sc_vclock_now_ns(const struct sc_engine *e)
 {
-	return e->step * STEP_NS + e->clock_reads * READ_NS;
+	return e->step * STEP_NS + e->clock_reads * READ_NS +
+	       e->vclock_skip_ns;
 }
 
 /* The virtual time of this read, in ns since the run's base; *reads
  * counts the reads of its kind (clock functions, time-stamp counter). */
 static uint64_t elapsed_ns(const struct sc_engine *e, uint64_t *reads)
 {
-	return e->step * STEP_NS + ++*reads * READ_NS;
+	return e->step * STEP_NS + ++*reads * READ_NS + e->vclock_skip_ns;
+}
+
+/* Sleeps and timed waits end when the schedule says (virtual time), and
+ * a step is 10 us: a program that measured its usleep(50000) read 10 us
+ * and failed its own assertion that it slept (QA).  Time that a wait
+ * slept through is added when it ends by its timeout, where the
+ * schedule puts that: the same in a replay. */
+void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns)
+{
+	uint64_t now = sc_vclock_now_ns(e);
+
+	if (due_vns > now)
+		e->vclock_skip_ns += due_vns - now;
+}
+
+uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
+			   const struct timespec *ts)
+{
+	uint64_t base, at;
+
+	switch (clock) {
+	case CLOCK_REALTIME: case CLOCK_TAI:
+		base = e->cfg->clock_realtime_ns;
+		break;
+	case CLOCK_MONOTONIC: case CLOCK_BOOTTIME:
+		base = e->cfg->clock_monotonic_ns;
+		break;
+	default:
+		return 0;
+	}
+	if (ts->tv_sec < 0 || ts->tv_nsec < 0 ||
+	    (uint64_t)ts->tv_sec > UINT64_MAX / 1000000000u / 2)
+		return 0;
+	at = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+	return at > base ? at - base : 0;
+}
+
+uint64_t sc_vclock_sleep_end_vns(const struct sc_engine *e,
+				 struct sc_thread *t)
+{
+	uint64_t now = sc_vclock_now_ns(e);
+	struct timespec ts;
+
+	if (t->regs.orig_rax == SYS_clock_nanosleep &&
+	    (t->regs.rsi & TIMER_ABSTIME)) {
+		if (sc_mem_read(t->proc, t->regs.rdx, &ts, sizeof(ts)) < 0)
+			return now;
+		return sc_vclock_abs_vns(e, (clockid_t)t->regs.rdi, &ts);
+	}
+	return now + t->next.sleep_ns;
 }
 
 static bool write_pair(struct sc_thread *t, uint64_t addr, uint64_t a,

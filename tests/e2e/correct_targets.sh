@@ -12,7 +12,7 @@ RUNS=100
 
 for name in bounded_buffer sync_zoo pipe_reader eventfd_mailbox poll_ticker poll_timeout_reader fork_exec many_threads \
 	spin_handoff c11_threads cancel_blocked exec_threaded main_pthread_exit \
-	signal_wakes_sleeper robust_owner_dies pshared_sem yield_until_timeouts; do
+	signal_wakes_sleeper robust_owner_dies pshared_sem yield_until_timeouts timed_measure; do
 	bin=$(sc_target "$name")
 	native=$SC_TMP/$name.native
 	json=$SC_TMP/$name.json
