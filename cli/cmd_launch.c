@@ -467,6 +467,25 @@ static void leak_check_off(const char *program, const char *elf)
 		  "ptrace: leak checks off (%s=%s)", program, var, value);
 }
 
+/* UndefinedBehaviorSanitizer, as gcc builds it by default, prints its
+ * report and goes on: the run exited 0 and passed, its report unread.
+ * Make the first report end the run (it is then reported by it), unless
+ * the user's options already say, and tell. */
+static void ubsan_halts(const char *program, const char *elf)
+{
+	const char *old = getenv("UBSAN_OPTIONS");
+	char value[4096];
+
+	if ((old && strstr(old, "halt_on_error")) || !sc_ubsan_runtime(elf))
+		return;
+	snprintf(value, sizeof(value), "%s%shalt_on_error=1", old ? old : "",
+		 old && *old ? ":" : "");
+	if (setenv("UBSAN_OPTIONS", value, 1) < 0)
+		return;
+	cli_error("%s is built with UndefinedBehaviorSanitizer: its first "
+		  "report ends the run (UBSAN_OPTIONS=%s)", program, value);
+}
+
 int cmd_launch(int argc, char **argv)
 {
 	struct launch_opts o = { .req = SCCTL__LAUNCH_REQUEST__INIT };
@@ -554,6 +573,7 @@ int cmd_launch(int argc, char **argv)
 		goto out;
 	}
 	leak_check_off(args[0], info.script ? info.elf : resolved);
+	ubsan_halts(args[0], info.script ? info.elf : resolved);
 	args[0] = resolved;
 	/* The kernel runs a script by its interpreter, which starts the
 	 * real work in child processes (or execs it): follow them, or

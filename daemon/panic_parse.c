@@ -3,11 +3,13 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dwarf_inline.h"
 #include "file_tail.h"
 #include "panic_parse.h"
 
@@ -175,10 +177,22 @@ bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
 		snprintf(msg, msglen, "%.*s", (int)what_len, what);
 	}
 	loc[0] = '\0';
-	if (tab) {
-		const char *file = tab + 2;
+	/* The goroutine's first frame of the program's own code: a fatal
+	 * deadlock's first frame is the runtime's (sema.go), and the
+	 * program's WaitGroup.Wait comes below it.  The first frame when
+	 * none is the program's.  The goroutine's block ends at a blank
+	 * line. */
+	const char *end = g ? strstr(g + 1, "\n\n") : NULL;
+	for (const char *t = tab; t && (!end || t < end);
+	     t = strstr(t + 2, "\n\t")) {
+		const char *file = t + 2;
 		size_t flen = strcspn(file, " \n");
-		snprintf(loc, loclen, "%.*s", (int)flen, file);
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%.*s", (int)flen, file);
+		if (t == tab || !sc_system_source(path))
+			snprintf(loc, loclen, "%s", path);
+		if (!sc_system_source(path))
+			break;
 	}
 	return true;
 }

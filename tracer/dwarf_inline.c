@@ -27,17 +27,23 @@
 
 bool sc_system_source(const char *path)
 {
-	/* C and C++ headers, and Rust's standard library: rustup's builds
+	/* C and C++ headers, Rust's standard library (rustup's builds
 	 * name its sources /rustc/COMMIT/library/..., Debian's
-	 * /usr/src/rustc-VERSION/library/... */
+	 * /usr/src/rustc-VERSION/library/...) and Go's runtime, linked
+	 * into the program (Debian's /usr/lib/go-1.19/src/runtime/...,
+	 * the upstream tarball's /usr/local/go/src/...): an os.Exit was
+	 * located at runtime.exit's assembly, not the program's call. */
 	static const char *const dirs[] = {
 		"/usr/include/", "/usr/local/include/", "/usr/lib/gcc/",
-		"/usr/lib/llvm", "/usr/src/", "/rustc/",
+		"/usr/lib/llvm", "/usr/src/", "/rustc/", "/usr/lib/go",
+		"/usr/local/go/",
 	};
 	/* Anywhere in the path: a home directory's toolchains and crates
-	 * (rust-src installed by rustup, cargo's registry of crates). */
+	 * (rust-src installed by rustup, cargo's registry of crates, Go
+	 * toolchains and modules). */
 	static const char *const parts[] = {
-		"/.rustup/toolchains/", "/.cargo/registry/src/",
+		"/.rustup/toolchains/", "/.cargo/registry/src/", "/go/pkg/mod/",
+		"/sdk/go",
 	};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)

@@ -7,6 +7,11 @@
  * fatal error" and exits with status 1: every run of an ASan build
  * failed, whatever the schedule.  The launch turns leak detection off for
  * such programs (cli/cmd_launch.c) and says so.
+ *
+ * UndefinedBehaviorSanitizer, as gcc builds it by default, prints its
+ * report and goes on: the run exited 0 and passed, its report unread
+ * (QA).  The launch makes the first report end the run for such
+ * programs (halt_on_error), and says so.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -30,8 +35,26 @@ static int runtime_symbol(const GElf_Sym *s, const char *name, void *arg)
 	return 0;
 }
 
-/* DT_NEEDED entries of elf naming libasan or liblsan. */
-static int needed_runtime(Elf *elf)
+/* A defined symbol whose name starts with prefix (sc_elf_symbols). */
+struct prefix_hit {
+	const char *prefix;
+	bool found;
+};
+
+static int has_prefix_symbol(const GElf_Sym *s, const char *name, void *arg)
+{
+	struct prefix_hit *h = arg;
+
+	(void)s;
+	if (name && strncmp(name, h->prefix, strlen(h->prefix)) == 0) {
+		h->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* Does elf need a library whose name starts with prefix (DT_NEEDED)? */
+static bool needs_library(Elf *elf, const char *prefix)
 {
 	Elf_Scn *scn = NULL;
 
@@ -44,17 +67,24 @@ static int needed_runtime(Elf *elf)
 		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
 		for (size_t i = 0; i < n; i++) {
 			GElf_Dyn dyn;
-			if (!gelf_getdyn(d, (int)i, &dyn) ||
-			    dyn.d_tag != DT_NEEDED)
-				continue;
-			const char *lib = elf_strptr(elf, sh.sh_link,
-						     dyn.d_un.d_val);
-			if (lib && strncmp(lib, "libasan.so", 10) == 0)
-				return SC_SANITIZER_ASAN;
-			if (lib && strncmp(lib, "liblsan.so", 10) == 0)
-				return SC_SANITIZER_LSAN;
+			const char *lib;
+			if (gelf_getdyn(d, (int)i, &dyn) &&
+			    dyn.d_tag == DT_NEEDED &&
+			    (lib = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)) &&
+			    strncmp(lib, prefix, strlen(prefix)) == 0)
+				return true;
 		}
 	}
+	return false;
+}
+
+/* The leak checker elf's DT_NEEDED entries bring. */
+static int needed_runtime(Elf *elf)
+{
+	if (needs_library(elf, "libasan.so"))
+		return SC_SANITIZER_ASAN;
+	if (needs_library(elf, "liblsan.so"))
+		return SC_SANITIZER_LSAN;
 	return SC_SANITIZER_NONE;
 }
 
@@ -75,4 +105,23 @@ int sc_leak_sanitizer(const char *path)
 	}
 	close(fd);
 	return found;
+}
+
+bool sc_ubsan_runtime(const char *path)
+{
+	struct prefix_hit h = { "__ubsan_handle_", false };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf) {
+		h.found = needs_library(elf, "libubsan.so");
+		if (!h.found)
+			sc_elf_symbols(elf, has_prefix_symbol, &h);
+		elf_end(elf);
+	}
+	close(fd);
+	return h.found;
 }

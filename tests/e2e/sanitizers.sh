@@ -6,7 +6,7 @@
 # that makes the sanitizer report a bug is found and replays, and the
 # report reads "AddressSanitizer: heap-use-after-free ... at FILE:LINE",
 # not the shadow-byte legend at the end of stderr.  A correct build runs
-# clean.
+# clean.  An UndefinedBehaviorSanitizer report ends its run.
 set -u
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
 # shellcheck source=tests/lib/tap.sh
@@ -73,6 +73,47 @@ if build tsan_uaf -fsanitize=thread; then
 	esac
 else
 	tap_skip "tsan_uaf: the data race is found" "gcc -fsanitize=thread does not build here"
+fi
+
+# UndefinedBehaviorSanitizer as gcc builds it by default prints its
+# report and goes on: the run exited 0 and passed (QA).  The launch makes
+# the first report end the run (halt_on_error), and says so.
+ovf=$SRC/tests/targets/sanitized_overflow.c
+add_line=$(grep -n 'overflows when the other added first' "$ovf" | cut -d: -f1)
+if gcc -g -O1 -pthread -fsanitize=undefined -o "$SC_BIN/ubsan_overflow" "$ovf" \
+	2>"$SC_TMP/ubsan.cc.err" &&
+   gcc -g -O1 -pthread -fsanitize=undefined -DFIXED -o "$SC_BIN/ubsan_fixed" "$ovf" \
+	2>>"$SC_TMP/ubsan.cc.err"; then
+	rc=0
+	sc launch --json -n 100 --seed 1 --keep-going -- "$SC_BIN/ubsan_overflow" \
+		>"$SC_TMP/ubsan.json" 2>"$SC_TMP/ubsan.err" || rc=$?
+	tap_check "ubsan: the launch says the first report ends the run" \
+		grep -q "built with UndefinedBehaviorSanitizer: its first report ends the run (UBSAN_OPTIONS=halt_on_error=1)" "$SC_TMP/ubsan.err"
+	counts=$(json_get "$SC_TMP/ubsan.json" '"%d %d" % (d["failing_runs"], sum(1 for b in d["bugs"] if b["message"].startswith("UndefinedBehaviorSanitizer: signed integer overflow")))')
+	read -r failing overflows <<<"$counts"
+	tap_diag "ubsan_overflow: $failing failing runs of 100, $overflows reported as the overflow"
+	tap_check "ubsan_overflow: the overflow is found, and every failing run is it (exit $rc: $counts)" \
+		test "$rc" -eq 1 -a "${failing:-0}" -ge 1 -a "$failing" = "$overflows"
+	loc=$(json_get "$SC_TMP/ubsan.json" 'd["bugs"][0]["location"]')
+	case $loc in
+	*"sanitized_overflow.c:$add_line"*) tap_ok "ubsan_overflow: located at the addition" ;;
+	*) tap_not_ok "ubsan_overflow: located at the addition (got $loc)" ;;
+	esac
+	trace=$(json_get "$SC_TMP/ubsan.json" 'd["bugs"][0]["trace"]')
+	rc=0
+	sc replay --json "$trace" >"$SC_TMP/ubsan.replay.json" 2>/dev/null || rc=$?
+	tap_is "$rc/$(json_get "$SC_TMP/ubsan.replay.json" 'd["reproduced"]')" 1/true \
+		"ubsan_overflow: the failing run replays"
+	rc=0
+	sc launch --json -n 50 --seed 1 -- "$SC_BIN/ubsan_fixed" \
+		>"$SC_TMP/ubsan_fixed.json" 2>/dev/null || rc=$?
+	tap_is "$rc/$(json_get "$SC_TMP/ubsan_fixed.json" 'd["failing_runs"]')" 0/0 \
+		"ubsan_fixed: 50 runs, no bug"
+else
+	tap_diag_file "$SC_TMP/ubsan.cc.err" 3
+	for what in notice found location replay clean; do
+		tap_skip "ubsan: $what" "gcc -fsanitize=undefined does not build here"
+	done
 fi
 
 sc_check_no_leftovers

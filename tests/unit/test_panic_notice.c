@@ -30,7 +30,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(29);
+	plan(31);
 	parses("thread 'main' panicked at 'called `Result::unwrap()` on an "
 	       "`Err` value: Any { .. }', src/main.rs:14:27",
 	       "panicked: called `Result::unwrap()` on an `Err` value: "
@@ -85,6 +85,28 @@ int main(void)
 	   strcmp(msg, "fatal error: all goroutines are asleep - deadlock! "
 		  "(goroutine 1)") == 0 && strcmp(loc, "/src/d.go:5") == 0,
 	   "Go fatal error");
+	/* A WaitGroup deadlock: the runtime's frames first, the program's
+	 * Wait below; the next goroutine's frames are not this one's. */
+	ok(sc_parse_go_panic("fatal error: all goroutines are asleep - deadlock!\n"
+			     "\ngoroutine 1 [semacquire]:\n"
+			     "sync.runtime_Semacquire(0xc000012345?)\n"
+			     "\t/usr/lib/go-1.19/src/runtime/sema.go:62 +0x25\n"
+			     "sync.(*WaitGroup).Wait(0x1?)\n"
+			     "\t/usr/lib/go-1.19/src/sync/waitgroup.go:139 +0x52\n"
+			     "main.main()\n\t/src/wg.go:21 +0x9c\n\n"
+			     "goroutine 6 [chan send]:\nmain.worker()\n"
+			     "\t/src/wg.go:9 +0x1d\n", msg, sizeof(msg), loc,
+			     sizeof(loc)) && strcmp(loc, "/src/wg.go:21") == 0,
+	   "Go: the goroutine's first frame of the program, not the runtime's");
+	ok(sc_parse_go_panic("fatal error: all goroutines are asleep - deadlock!\n"
+			     "\ngoroutine 1 [semacquire]:\n"
+			     "sync.runtime_Semacquire(0x1?)\n"
+			     "\t/usr/lib/go-1.19/src/runtime/sema.go:62 +0x25\n"
+			     "\ngoroutine 6 [chan send]:\nmain.worker()\n"
+			     "\t/src/wg.go:9 +0x1d\n", msg, sizeof(msg), loc,
+			     sizeof(loc)) &&
+	   strcmp(loc, "/usr/lib/go-1.19/src/runtime/sema.go:62") == 0,
+	   "Go: the runtime's frame when the goroutine has none of the program");
 	ok(!sc_parse_go_panic("exit status 2\nno panic here\n", msg, sizeof(msg),
 			      loc, sizeof(loc)), "Go: no panic line, no message");
 

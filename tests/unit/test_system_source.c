@@ -1,5 +1,6 @@
 /* test_system_source.c - sc_system_source(): which source files are the
- * toolchain's (C/C++ headers, Rust's standard library and crates), so
+ * toolchain's (C/C++ headers, Rust's standard library and crates, Go's
+ * runtime and modules), so
  * that reports name the program's line that their inlined code serves. */
 #include <stdbool.h>
 
@@ -13,7 +14,7 @@ static void check(const char *path, bool want, const char *what)
 
 int main(void)
 {
-	plan(10);
+	plan(14);
 	check("/usr/include/c++/12/bits/atomic_base.h", true, "C++ header");
 	check("/usr/include/x86_64-linux-gnu/bits/pthreadtypes.h", true,
 	      "C header");
@@ -27,6 +28,12 @@ int main(void)
 	      true, "rust-src of a rustup toolchain");
 	check("/root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/crossbeam-utils-0.8.20/src/backoff.rs",
 	      true, "a crate from cargo's registry");
+	check("/usr/lib/go-1.19/src/runtime/sys_linux_amd64.s", true,
+	      "Debian's Go runtime");
+	check("/usr/local/go/src/os/proc.go", true, "upstream Go's library");
+	check("/root/go/pkg/mod/golang.org/x/sync@v0.6.0/errgroup/errgroup.go",
+	      true, "a Go module from the module cache");
+	check("/work/app/cmd/server/main.go", false, "the program's Go source");
 	check("/work/app/src/main.rs", false, "the program's Rust source");
 	check("/home/u/rustc/src/main.rs", false,
 	      "a program in a directory called rustc");

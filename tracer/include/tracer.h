@@ -473,6 +473,9 @@ int sc_check_program_info(const char *program, const char *path_env,
  * (LSAN_OPTIONS), or none. */
 enum { SC_SANITIZER_NONE, SC_SANITIZER_ASAN, SC_SANITIZER_LSAN };
 int sc_leak_sanitizer(const char *path);
+/* sanitizers.c: is the ELF at path built with UndefinedBehaviorSanitizer
+ * (libubsan needed, or its handlers linked in)? */
+bool sc_ubsan_runtime(const char *path);
 
 /* Is program (found in path_env as execvp(3) would) an executable text
  * file with no #! line?  execve refuses it (ENOEXEC); execvp and the
