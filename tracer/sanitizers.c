@@ -88,40 +88,56 @@ static int needed_runtime(Elf *elf)
 	return SC_SANITIZER_NONE;
 }
 
-int sc_leak_sanitizer(const char *path)
+/* fn on the ELF at path (opened read-only); false when it cannot be
+ * read. */
+static bool with_elf(const char *path, void (*fn)(Elf *elf, void *arg),
+		     void *arg)
 {
-	int found = SC_SANITIZER_NONE;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
 
 	if (fd < 0)
-		return SC_SANITIZER_NONE;
+		return false;
 	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf) {
-		found = needed_runtime(elf);
-		if (found == SC_SANITIZER_NONE)
-			sc_elf_symbols(elf, runtime_symbol, &found);
+		fn(elf, arg);
 		elf_end(elf);
 	}
 	close(fd);
+	return elf != NULL;
+}
+
+static void find_leak_checker(Elf *elf, void *arg)
+{
+	int *found = arg;
+
+	*found = needed_runtime(elf);
+	if (*found == SC_SANITIZER_NONE)
+		sc_elf_symbols(elf, runtime_symbol, found);
+}
+
+int sc_leak_sanitizer(const char *path)
+{
+	int found = SC_SANITIZER_NONE;
+
+	with_elf(path, find_leak_checker, &found);
 	return found;
+}
+
+static void find_ubsan(Elf *elf, void *arg)
+{
+	struct prefix_hit *h = arg;
+
+	h->found = needs_library(elf, "libubsan.so");
+	if (!h->found)
+		sc_elf_symbols(elf, has_prefix_symbol, h);
 }
 
 bool sc_ubsan_runtime(const char *path)
 {
 	struct prefix_hit h = { "__ubsan_handle_", false };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return false;
-	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf) {
-		h.found = needs_library(elf, "libubsan.so");
-		if (!h.found)
-			sc_elf_symbols(elf, has_prefix_symbol, &h);
-		elf_end(elf);
-	}
-	close(fd);
+	with_elf(path, find_ubsan, &h);
 	return h.found;
 }
