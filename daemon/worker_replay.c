@@ -227,6 +227,27 @@ static void end_as_divergence(struct replay_outcome *o)
 	o->location[0] = '\0';
 }
 
+/* A guided run (minimize's candidate schedule) that takes far more
+ * events than the recorded run took is stuck in another way (a thread
+ * that sleeps in a loop for ever, as ThreadSanitizer's background
+ * thread does, while the others wait for good): a step budget ends it in
+ * a fraction of a second, where its time budget took seconds per
+ * candidate, and minimize ran for minutes (QA).  Generous: 20 times the
+ * recorded events and 10000 more. */
+#define GUIDED_STEPS_PER_EVENT 20u
+#define GUIDED_STEPS_EXTRA 10000u
+
+static uint64_t guided_max_steps(const struct sc_trace *t)
+{
+	uint64_t cap;
+
+	if (!t->has_footer || t->steps > (UINT64_MAX - GUIDED_STEPS_EXTRA) /
+					  GUIDED_STEPS_PER_EVENT)
+		return t->max_steps;
+	cap = t->steps * GUIDED_STEPS_PER_EVENT + GUIDED_STEPS_EXTRA;
+	return t->max_steps && t->max_steps < cap ? t->max_steps : cap;
+}
+
 static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 		      char **envp, const char *input, int outfd, int errfd,
 		      struct replay_outcome *o, char *err, size_t errlen)
@@ -320,7 +341,7 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 			.envp = envp,
 			.cwd = t->cwd && *t->cwd ? t->cwd : NULL,
 			.cpu = sched_getcpu(),
-			.max_steps = t->max_steps,
+			.max_steps = guided ? guided_max_steps(t) : t->max_steps,
 			.timeout_ms = timeout_ms,
 			.eager_timeouts = t->eager_timeouts,
 			.slice_us = t->slice_us,
