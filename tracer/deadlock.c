@@ -38,17 +38,28 @@ static struct sc_thread *thread_by_ctid(struct sc_engine *e, uint64_t addr)
 	return NULL;
 }
 
+/* The tid in the owner field of the mutex t waits for; 0 when none or
+ * unreadable. */
+static int32_t owner_tid(struct sc_thread *t, uint64_t mutex)
+{
+	int32_t owner = 0;
+
+	if (sc_mem_read(t->proc, mutex + MUTEX_OWNER_OFFSET, &owner,
+			sizeof(owner)) < 0 || owner < 0)
+		return 0;
+	return owner;
+}
+
 /* " held by Tn" for the mutex t waits for, from its owner field;
  * empty when it cannot tell.  A thread that exited holding it (a return
  * path that forgot the unlock) is named as such: nobody can unlock it. */
 static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
 			     uint64_t mutex, char *buf, size_t len)
 {
-	int32_t owner = 0;
+	int32_t owner = owner_tid(t, mutex);
 
 	buf[0] = '\0';
-	if (sc_mem_read(t->proc, mutex + MUTEX_OWNER_OFFSET, &owner,
-			sizeof(owner)) < 0 || owner <= 0)
+	if (!owner)
 		return;
 	struct sc_thread *o = sc_thread_by_tid(e, owner);
 	/* A child of fork() has a copy of a mutex its parent's thread held
@@ -79,17 +90,14 @@ static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
 		}
 }
 
-/* The owner of the mutex t waits for, from its owner field: NULL when
- * it cannot tell. */
+/* The owner of the mutex t waits for: the thread of that tid, NULL when
+ * it cannot tell or none of ours has it. */
 static struct sc_thread *mutex_owner(struct sc_engine *e, struct sc_thread *t,
 				     uint64_t mutex)
 {
-	int32_t owner = 0;
+	int32_t owner = owner_tid(t, mutex);
 
-	if (sc_mem_read(t->proc, mutex + MUTEX_OWNER_OFFSET, &owner,
-			sizeof(owner)) < 0 || owner <= 0)
-		return NULL;
-	return sc_thread_by_tid(e, owner);
+	return owner > 0 ? sc_thread_by_tid(e, owner) : NULL;
 }
 
 /* What t waits on: its futex word, or for a thread about to lock a held
