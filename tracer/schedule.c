@@ -612,38 +612,48 @@ void sc_schedule_one(struct sc_engine *e)
 		}
 	}
 	/* Polls released without their timeout (cfg->virtual_timeouts):
-	 * the timeout is offered as a timed wait's is, when no other
-	 * thread can go on and its time has come (waited for here: which
-	 * choices there are must not depend on the clock), or once the
-	 * others took as many steps since it went to sleep as its time
-	 * makes in virtual time (vclock.c: 10 us a step; a loop that polls
-	 * a flag under a mutex never stops to wait, and a 5 s wait for a
-	 * worker must not end after a few hundred of its steps).  A replay
-	 * offers it always and takes it where the trace did. */
-	uint64_t vt_wait_us = 0;
+	 * the timeout is offered as a timed wait's is, once the others
+	 * took as many steps since it went to sleep as its time makes in
+	 * virtual time (vclock.c: 10 us a step; a loop that polls a flag
+	 * under a mutex never stops to wait, and a 5 s wait for a worker
+	 * must not end after a few hundred of its steps), or when no other
+	 * thread can go on.  Then the one due first in virtual time fires,
+	 * as on a clock: which one must not depend on how long the machine
+	 * took (QA: two threads each polling 20 ms in a loop took turns by
+	 * the policy's choice among those whose real time had passed, so a
+	 * run waited for every poll one after another, 2 s for 1 s
+	 * natively, and which returns were offered depended on the load).
+	 * Its real time is still waited for: something outside the program
+	 * may answer the poll meanwhile.  A replay offers every one always
+	 * and takes the one the trace did. */
+	size_t first_due = SIZE_MAX;
+	bool vt_offered = false;
 	for (size_t i = 0; i < n; i++) {
 		struct sc_thread_view *v = &e->view_threads[i];
 		const struct sc_thread *t = e->view_map[i];
 		if (t->state != TH_IN_KERNEL || !t->vt_pending || t->vt_firing)
 			continue;
-		bool due = !hold_timed || eager ||
-			   e->step - t->release_step >= t->vt_steps;
-		if (!due && idle) {
-			uint64_t now = sc_now_us();
-			if (now >= t->vt_due_us)
-				due = true;
-			else if (!vt_wait_us || t->vt_due_us - now < vt_wait_us)
-				vt_wait_us = t->vt_due_us - now;
+		if (!hold_timed || eager ||
+		    e->step - t->release_step >= t->vt_steps) {
+			v->enabled = true;
+			v->next.kind = SC_EV_TIMEOUT;
+			e->view_enabled[nen++] = (uint32_t)i;
+			vt_offered = true;
+		} else if (first_due == SIZE_MAX ||
+			   t->vt_due_vns < e->view_map[first_due]->vt_due_vns) {
+			first_due = i;
 		}
-		if (!due)
-			continue;
-		v->enabled = true;
-		v->next.kind = SC_EV_TIMEOUT;
-		e->view_enabled[nen++] = (uint32_t)i;
 	}
-	if (vt_wait_us) {
-		wait_for_kernel_at_most(e, vt_wait_us);
-		return;
+	if (idle && !vt_offered && first_due != SIZE_MAX) {
+		const struct sc_thread *t = e->view_map[first_due];
+		uint64_t now = sc_now_us();
+		if (now < t->vt_due_us) {
+			wait_for_kernel_at_most(e, t->vt_due_us - now);
+			return;
+		}
+		e->view_threads[first_due].enabled = true;
+		e->view_threads[first_due].next.kind = SC_EV_TIMEOUT;
+		e->view_enabled[nen++] = (uint32_t)first_due;
 	}
 	if (idle || eager) {
 		bool lazy_ok = idle &&
