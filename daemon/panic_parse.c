@@ -189,9 +189,10 @@ bool sc_parse_go_panic(const char *text, char *msg, size_t msglen,
 		size_t flen = strcspn(file, " \n");
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%.*s", (int)flen, file);
-		if (t == tab || !sc_system_source(path))
+		bool own = !sc_system_source(path);
+		if (t == tab || own)
 			snprintf(loc, loclen, "%s", path);
-		if (!sc_system_source(path))
+		if (own)
 			break;
 	}
 	return true;

@@ -193,16 +193,13 @@ static uint64_t wait_due_vns(const struct sc_engine *e, struct sc_thread *t)
 {
 	struct timespec ts;
 	int op = (int)t->regs.rsi;
+	uint64_t ns;
 
-	if (sc_mem_read(t->proc, t->regs.r10, &ts, sizeof(ts)) < 0 ||
-	    ts.tv_sec < 0 || ts.tv_nsec < 0)
+	if ((op & FUTEX_CMD_MASK) != FUTEX_WAIT_BITSET)
+		return sc_read_duration_ns(t->proc, t->regs.r10, &ns) &&
+		       ns < SC_DURATION_MAX_NS ? sc_vclock_now_ns(e) + ns : 0;
+	if (sc_mem_read(t->proc, t->regs.r10, &ts, sizeof(ts)) < 0)
 		return 0;
-	if ((op & FUTEX_CMD_MASK) != FUTEX_WAIT_BITSET) {
-		if ((uint64_t)ts.tv_sec > UINT64_MAX / 1000000000u / 4)
-			return 0;
-		return sc_vclock_now_ns(e) +
-		       (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
 	return sc_vclock_abs_vns(e, (op & FUTEX_CLOCK_REALTIME)
 				    ? CLOCK_REALTIME : CLOCK_MONOTONIC, &ts);
 }

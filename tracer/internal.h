@@ -965,6 +965,11 @@ char sc_thread_state_kept(struct sc_thread *t);
  * interrupted one its timeout's result; sc_syscall_timed_out: the one
  * t returned from ended by its own timeout. */
 uint64_t sc_syscall_timeout_us(struct sc_thread *t);
+/* The relative struct timespec at addr in p's memory (a timeout, a
+ * sleep), in ns: false when addr is null or unreadable or the value is
+ * one the kernel refuses.  Longer than SC_DURATION_MAX_NS: that much. */
+#define SC_DURATION_MAX_NS (UINT64_MAX / 4)
+bool sc_read_duration_ns(struct sc_process *p, uint64_t addr, uint64_t *ns);
 void sc_syscall_untime(struct sc_thread *t);
 void sc_syscall_time_out(struct sc_thread *t);
 bool sc_syscall_timed_out(const struct user_regs_struct *r);

@@ -106,12 +106,25 @@ bool sc_asleep_for_good(pid_t pid, pid_t tid)
  * entry), in microseconds (at least 1), when it is a poll, select,
  * epoll_wait or sigtimedwait that a timeout above zero can end; else 0
  * (none, or zero: it only looks). */
+bool sc_read_duration_ns(struct sc_process *p, uint64_t addr, uint64_t *ns)
+{
+	struct timespec ts;
+
+	if (!addr || sc_mem_read(p, addr, &ts, sizeof(ts)) < 0 ||
+	    ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
+		return false;
+	if ((uint64_t)ts.tv_sec >= SC_DURATION_MAX_NS / 1000000000u)
+		*ns = SC_DURATION_MAX_NS;
+	else
+		*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return true;
+}
+
 uint64_t sc_syscall_timeout_us(struct sc_thread *t)
 {
 	long nr = (long)t->regs.orig_rax;
 	const struct timeout_arg *ta = timeout_arg_of(nr);
-	uint64_t at, us;
-	struct timespec ts;
+	uint64_t at, ns;
 	struct timeval tv;
 
 	/* Futexes are modelled and sleeps are events of their own. */
@@ -127,12 +140,9 @@ uint64_t sc_syscall_timeout_us(struct sc_thread *t)
 			return 0;
 		return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 	default:
-		if (!at || sc_mem_read(t->proc, at, &ts, sizeof(ts)) < 0 ||
-		    ts.tv_sec < 0 || ts.tv_nsec < 0)
+		if (!sc_read_duration_ns(t->proc, at, &ns) || !ns)
 			return 0;
-		us = (uint64_t)ts.tv_sec * 1000000u +
-		     (uint64_t)ts.tv_nsec / 1000u;
-		return us ? us : (ts.tv_nsec ? 1 : 0);
+		return ns >= 1000u ? ns / 1000u : 1;
 	}
 }
 

@@ -107,20 +107,14 @@ static void clone_event(struct sc_engine *e, struct sc_thread *t, bool v3)
  * ns; 0 when it cannot be read or is absolute (TIMER_ABSTIME). */
 static uint64_t sleep_duration(struct sc_thread *t, long nr)
 {
-	struct timespec ts;
-	uint64_t req = t->regs.rdi;
+	uint64_t req = t->regs.rdi, ns;
 
 	if (nr == SYS_clock_nanosleep) {
 		if (t->regs.rsi & TIMER_ABSTIME)
 			return 0;
 		req = t->regs.rdx;
 	}
-	if (!req || sc_mem_read(t->proc, req, &ts, sizeof(ts)) < 0 ||
-	    ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
-		return 0;
-	if ((uint64_t)ts.tv_sec > UINT64_MAX / 1000000000ULL / 2)
-		return UINT64_MAX / 2;
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return sc_read_duration_ns(t->proc, req, &ns) ? ns : 0;
 }
 
 static bool fd_syscall(long nr)

@@ -139,21 +139,32 @@ void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns)
 		e->vclock_skip_ns += due_vns - now;
 }
 
+/* The run's base time of a clock the virtual clock answers for: the
+ * wall clocks start at clock_realtime_ns, the monotonic ones (raw and
+ * coarse too) at clock_monotonic_ns.  False for CPU-time clocks. */
+static bool clock_base(const struct sc_run_config *cfg, long clock,
+		       uint64_t *base)
+{
+	switch (clock) {
+	case CLOCK_REALTIME: case CLOCK_REALTIME_COARSE: case CLOCK_TAI:
+		*base = cfg->clock_realtime_ns;
+		return true;
+	case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW:
+	case CLOCK_MONOTONIC_COARSE: case CLOCK_BOOTTIME:
+		*base = cfg->clock_monotonic_ns;
+		return true;
+	default:
+		return false;
+	}
+}
+
 uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
 			   const struct timespec *ts)
 {
 	uint64_t base, at;
 
-	switch (clock) {
-	case CLOCK_REALTIME: case CLOCK_TAI:
-		base = e->cfg->clock_realtime_ns;
-		break;
-	case CLOCK_MONOTONIC: case CLOCK_BOOTTIME:
-		base = e->cfg->clock_monotonic_ns;
-		break;
-	default:
+	if (!clock_base(e->cfg, clock, &base))
 		return 0;
-	}
 	if (ts->tv_sec < 0 || ts->tv_nsec < 0 ||
 	    (uint64_t)ts->tv_sec > UINT64_MAX / 1000000000u / 2)
 		return 0;
@@ -206,18 +217,8 @@ bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
 			     bp->name != GETTIMEOFDAY && bp->name != TIME))
 		return false;
 	if (bp->name == CLOCK_GETTIME) {
-		long id = (long)t->regs.rdi;
-		switch (id) {
-		case CLOCK_REALTIME: case CLOCK_REALTIME_COARSE: case CLOCK_TAI:
-			base = cfg->clock_realtime_ns;
-			break;
-		case CLOCK_MONOTONIC: case CLOCK_MONOTONIC_RAW:
-		case CLOCK_MONOTONIC_COARSE: case CLOCK_BOOTTIME:
-			base = cfg->clock_monotonic_ns;
-			break;
-		default:
+		if (!clock_base(cfg, (long)t->regs.rdi, &base))
 			return false;   /* CPU time: the vDSO's own answer */
-		}
 		ns = base + elapsed_ns(e, &e->clock_reads);
 		return_from(t, write_pair(t, t->regs.rsi, ns / 1000000000u,
 					  ns % 1000000000u)
