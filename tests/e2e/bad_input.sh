@@ -3,7 +3,7 @@
 # documented exit status, never a crash, a core file or a stray process:
 #   launch: missing program, file not executable, executable but not ELF
 #           -> 3; unknown option -> 2
-#   replay: random bytes, a valid trace with a flipped magic -> 3
+#   replay: random bytes, a valid trace with a flipped magic, /dev/zero -> 3
 #   export: too large for dot -> exit 3, an existing -o file untouched;
 #   export: a trace cut in the middle -> a warning, exit 0 (a killed
 #           supervisor leaves such a prefix and it must stay readable)
@@ -93,6 +93,11 @@ sc status --json "$(json_get "$SC_TMP/j1.json" 'd["session"]')" \
 tap_is "$rc/$(json_get "$SC_TMP/j1.status.json" 'd["jobs"]')" 0/1 \
 	"launch -j1 (short for --jobs 1) runs in one job"
 expect 3 "replay random bytes" -- replay "$garbage"
+# Files that never end: read up to the magic only (they grew without
+# bound until the OOM killer came).
+expect 3 "replay /dev/zero" -- replay /dev/zero
+expect 3 "export /dev/zero" -- export /dev/zero
+expect 3 "analyze /dev/urandom" -- analyze /dev/urandom
 
 # A real trace to damage: the bug trace of a short session.
 rc=0
