@@ -1,10 +1,14 @@
 /* native.c - the `native` baseline: run the target with no control at all
  * (no ptrace, no pinning: plain stress), only watching how it ends.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,10 +43,74 @@ static void native_verdict(int st, int err_pipe, const char *prog,
 		 sigabbrev_np(r->signal), strsignal(r->signal));
 }
 
+/* The parent pid in /proc/PID/stat ("pid (comm) S ppid ..."); 0 when
+ * unreadable. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *close_paren = strrchr(buf, ')');
+	char state;
+	int ppid;
+	if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2)
+		return 0;
+	return (pid_t)ppid;
+}
+
+/* Kill what the target left outside its process group (a child that
+ * called setsid() and ignores SIGTERM, a double-forked daemon): the run
+ * is their subreaper, so they are its children once their parents are
+ * gone (QA: such a child outlived -s native sessions; a controlled run
+ * traces every process and kills them all).  Each round kills the
+ * children found and waits for them, whose own children then come back
+ * to us in turn.  waitid says cheaply whether there are any. */
+static void kill_leftovers(void)
+{
+	pid_t self = getpid();
+
+	for (int round = 0; round < 64; round++) {
+		siginfo_t si = { 0 };
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0)
+			return;         /* ECHILD: none left */
+		if (si.si_pid)
+			continue;       /* one that had died: reaped */
+		DIR *d = opendir("/proc");
+		if (!d)
+			return;
+		pid_t killed[64];
+		size_t nkilled = 0;
+		struct dirent *de;
+		while ((de = readdir(d)) && nkilled < 64) {
+			pid_t child = (pid_t)atoi(de->d_name);
+			if (child <= 0 || parent_of(child) != self)
+				continue;
+			if (kill(child, SIGKILL) == 0)
+				killed[nkilled++] = child;
+		}
+		closedir(d);
+		if (!nkilled)
+			return;         /* gone meanwhile, or not ours */
+		for (size_t i = 0; i < nkilled; i++)
+			waitpid(killed[i], NULL, 0);
+	}
+}
+
 int sc_run_native(const struct sc_run_config *cfg, const char *path,
 		  struct sc_run_result *res)
 {
 	sigset_t chld, old;
+	int was_subreaper = 0;
 	int err_pipe = -1, st = 0;
 	uint64_t start = sc_now_us();
 	uint64_t deadline = cfg->timeout_ms ? start + cfg->timeout_ms * 1000ull : 0;
@@ -50,11 +118,14 @@ int sc_run_native(const struct sc_run_config *cfg, const char *path,
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old);
+	prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid_t pid = sc_spawn_native(cfg, path, &err_pipe);
 	if (pid < 0) {
 		res->verdict = SC_VERDICT_ERROR;
 		snprintf(res->message, sizeof(res->message), "cannot start %s: %s",
 			 cfg->argv[0], strerror(errno));
+		prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
@@ -84,6 +155,8 @@ int sc_run_native(const struct sc_run_config *cfg, const char *path,
 	/* Anything the target left in its session dies with it. */
 	kill(-pid, SIGKILL);
 out:
+	kill_leftovers();
+	prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
 	res->wall_us = sc_now_us() - start;
 	close(err_pipe);
 	struct timespec zero = { 0, 0 };

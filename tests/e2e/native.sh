@@ -33,5 +33,25 @@ for name in order_violation check_then_act abba_deadlock lost_wakeup \
 	tap_is "$got" "$want" "$name: exit status agrees with failing_runs ($hits)"
 done
 
+# A child that leaves the run's process group (setsid) and ignores
+# SIGTERM does not outlive its run, whether the run ends by itself or at
+# its --timeout (it outlived -s native sessions).
+escaper=$SC_BIN/escaper.sh
+cat >"$escaper" <<'EOF2'
+#!/bin/sh
+setsid sh -c 'trap "" TERM HUP INT; while :; do sleep 1; done' "$0-child" &
+[ "${1:-}" = hang ] && sleep 100
+exit 0
+EOF2
+chmod +x "$escaper"
+for how in "" hang; do
+	rc=0
+	sc launch -s native -n 2 --keep-going --timeout 1 -- "$escaper" $how \
+		>/dev/null 2>"$SC_TMP/escaper.err" || rc=$?
+	tap_is "$rc" "$([ -n "$how" ] && echo 1 || echo 0)" \
+		"escaper ${how:-exits}: exit status"
+	sc_check_no_targets_left "escaper ${how:-exits}: its setsid child does not outlive the run"
+done
+
 sc_check_no_leftovers
 tap_done
