@@ -58,37 +58,6 @@ static const struct option attach_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int stream(int fd, struct launch_report *rep)
-{
-	for (;;) {
-		Scctl__Reply *r = cli_recv(fd);
-		int code;
-
-		if (!r) {
-			report_clear_progress(rep);
-			return cli_interrupted ? cli_report_interrupted(rep->session)
-			       : EXIT_FAIL;
-		}
-		if (r->session)
-			report_launch_start(rep, r->session, r->planned_runs);
-		if (r->run)
-			report_launch_run(rep, r->run);
-		if (r->summary) {
-			report_launch_summary(rep, r->summary);
-			code = r->summary->exit_code;
-			scctl__reply__free_unpacked(r, NULL);
-			return code;
-		}
-		if (r->has_ok && !r->ok) {
-			cli_error("%s", r->error ? r->error : "attach failed");
-			code = r->has_exit_code ? r->exit_code : EXIT_FAIL;
-			scctl__reply__free_unpacked(r, NULL);
-			return code;
-		}
-		scctl__reply__free_unpacked(r, NULL);
-	}
-}
-
 int cmd_attach(int argc, char **argv)
 {
 	Scctl__AttachRequest ar = SCCTL__ATTACH_REQUEST__INIT;
@@ -197,7 +166,7 @@ int cmd_attach(int argc, char **argv)
 	if (fd < 0)
 		return EXIT_FAIL;
 	cli_stop_on_interrupt(fd);
-	code = cli_send(fd, &req, NULL, 0) < 0 ? EXIT_FAIL : stream(fd, &rep);
+	code = cli_send(fd, &req, NULL, 0) < 0 ? EXIT_FAIL : cli_stream_launch(fd, &rep, false, "attach");
 	close(fd);
 	report_launch_free(&rep);
 	return code;

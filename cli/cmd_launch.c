@@ -388,63 +388,6 @@ static void await_first_reply(int fd, int infd)
 			  "none)");
 }
 
-/* Read replies until the summary; returns the exit status.  --detach:
- * until the session id, which is printed. */
-static int stream_replies(int fd, struct launch_report *rep, bool detach)
-{
-	for (;;) {
-		Scctl__Reply *r = cli_recv(fd);
-		int code;
-
-		if (!r) {
-			report_clear_progress(rep);
-			if (cli_interrupted)
-				return cli_report_interrupted(rep->session);
-			return EXIT_FAIL;
-		}
-		if (detach && r->session) {
-			if (rep->json)
-				printf("{\"session\": \"%s\"}\n", r->session);
-			else
-				printf("%s\n", r->session);
-			scctl__reply__free_unpacked(r, NULL);
-			return EXIT_NO_BUG;
-		}
-		if (r->notice) {
-			/* One line each, as the daemon joined them. */
-			report_clear_progress(rep);
-			for (const char *l = r->notice; *l;) {
-				const char *nl = strchr(l, '\n');
-				int len = nl ? (int)(nl - l) : (int)strlen(l);
-				cli_error("%.*s", len, l);
-				l += len + (nl != NULL);
-			}
-		}
-		if (r->session)
-			report_launch_start(rep, r->session, r->planned_runs);
-		if (r->run)
-			report_launch_run(rep, r->run);
-		if (r->summary) {
-			if (r->error) {
-				report_clear_progress(rep);
-				cli_error("%s", r->error);
-			}
-			report_launch_summary(rep, r->summary);
-			code = r->summary->exit_code;
-			scctl__reply__free_unpacked(r, NULL);
-			return code;
-		}
-		if (r->has_ok && !r->ok) {
-			report_clear_progress(rep);
-			cli_error("%s", r->error ? r->error : "launch failed");
-			code = r->has_exit_code ? r->exit_code : EXIT_FAIL;
-			scctl__reply__free_unpacked(r, NULL);
-			return code;
-		}
-		scctl__reply__free_unpacked(r, NULL);
-	}
-}
-
 /* LeakSanitizer (on by default in AddressSanitizer builds) stops the
  * program's threads with ptrace at exit, which it cannot do under ours:
  * every run ended with its fatal error and exit status 1.  Turn the leak
@@ -642,7 +585,7 @@ int cmd_launch(int argc, char **argv)
 		code = EXIT_FAIL;
 	} else {
 		await_first_reply(fd, infd);
-		code = stream_replies(fd, &rep, o.req.detach);
+		code = cli_stream_launch(fd, &rep, o.req.detach, "launch");
 	}
 	close(fd);
 	report_launch_free(&rep);

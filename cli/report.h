@@ -38,6 +38,11 @@ void report_launch_run(struct launch_report *rep, const Scctl__RunResult *run);
 /* Reply{summary}: bug blocks and the final line, or the JSON object. */
 void report_launch_summary(struct launch_report *rep, const Scctl__Summary *s);
 void report_launch_free(struct launch_report *rep);
+/* Read the replies of a launch or attach (what) on fd until the summary,
+ * reporting them; returns the exit status.  detach: until the session
+ * id, which is printed. */
+int cli_stream_launch(int fd, struct launch_report *rep, bool detach,
+		      const char *what);
 
 /* A failing run's last stderr lines, indented under its bug block
  * (nothing when it printed nothing). */

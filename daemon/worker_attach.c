@@ -207,6 +207,15 @@ static int report(struct attach *A, const struct sc_run_result *res,
 	s.bugs = bugs;
 	s.out_dir = A->session.dir;
 	s.exit_code = failing ? 1 : 0;
+	/* Detached because the daemon ended, not at the user's word (stop,
+	 * Ctrl-C, --duration, the process's exit): said, and status 3, as
+	 * for a launch (QA: the CLI printed a plain summary and exited 0). */
+	if (sc_worker_terminated && !sc_worker_stop_requested) {
+		sc_strf(err, sizeof(err), "interrupted%s",
+			sc_worker_cancel_reason());
+		reply.error = err;
+		s.exit_code = 3;
+	}
 	reply.summary = &s;
 	sc_worker_send(A->conn, &reply);
 	return s.exit_code;

@@ -100,5 +100,26 @@ sc replay "$trace" --json >"$SC_TMP/replay.json" 2>/dev/null || rc=$?
 tap_is "$rc/$(json_get "$SC_TMP/replay.json" 'd["reproduced"]')" "1/true" \
 	"a bug recorded before the kill replays"
 
+# --- an attach session when the daemon is killed ----------------------------
+
+# The worker detaches, the process lives on, and the CLI says the session
+# was cut short (it printed a plain summary and exited 0).
+"$(sc_target count_forever)" & forever=$!
+sc attach "$forever" >"$SC_TMP/att.out" 2>"$SC_TMP/att.err" &
+attach_cli=$!
+for _ in $(seq 300); do
+	grep -q "session" "$SC_TMP/att.err" 2>/dev/null && break
+	sleep 0.1
+done
+kill -9 "$(cat "$SC_SOCKET.pid" 2>/dev/null)" 2>/dev/null
+rc=0
+wait "$attach_cli" || rc=$?
+tap_is "$rc" 3 "attach: the daemon's death ends it with exit status 3"
+tap_check "attach: the CLI says the session was interrupted by the daemon's end" \
+	grep -q "interrupted (schedctld ended)" "$SC_TMP/att.err"
+tap_check "attach: the process lives on after the detach" kill -0 "$forever"
+kill -9 "$forever" 2>/dev/null
+wait "$forever" 2>/dev/null
+
 sc_check_no_leftovers
 tap_done
