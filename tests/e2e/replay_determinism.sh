@@ -61,19 +61,7 @@ done
 bin=$(sc_target poll_timeout_reader)
 sc launch --json -n 5 --seed "$SEED" --keep-traces all --out "$SC_TMP/ptr" \
 	-- "$bin" >"$SC_TMP/ptr.json" 2>"$SC_TMP/ptr.err" || :
-replayed=0
-for r in 1 2 3 4 5; do
-	rc=0
-	sc replay "$SC_TMP/ptr/run-00000$r.sctrace" >/dev/null \
-		2>"$SC_TMP/ptr.$r.err" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		replayed=$((replayed + 1))
-	else
-		tap_diag "run $r: replay exited $rc"
-		tap_diag_file "$SC_TMP/ptr.$r.err" 3
-	fi
-done
-tap_is "$replayed" 5 "poll_timeout_reader: the 5 runs of a session replay"
+tap_is "$(sc_count_replays "$SC_TMP"/ptr/run-00000[1-5].sctrace)" 5 "poll_timeout_reader: the 5 runs of a session replay"
 
 # A thread that dies holding a robust mutex wakes its waiter from the
 # kernel (the robust list), not by a futex call: the wake is recorded
@@ -81,18 +69,7 @@ tap_is "$replayed" 5 "poll_timeout_reader: the 5 runs of a session replay"
 sc launch --json -n 10 --seed "$SEED" --keep-traces all --out "$SC_TMP/rob" \
 	-- "$(sc_target robust_owner_dies)" >"$SC_TMP/rob.json" \
 	2>"$SC_TMP/rob.err" || :
-replayed=0
-for f in "$SC_TMP"/rob/run-*.sctrace; do
-	rc=0
-	sc replay "$f" >/dev/null 2>"$SC_TMP/rob.replay.err" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		replayed=$((replayed + 1))
-	else
-		tap_diag "$(basename "$f"): replay exited $rc"
-		tap_diag_file "$SC_TMP/rob.replay.err" 3
-	fi
-done
-tap_is "$replayed" 10 "robust_owner_dies: the 10 runs of a session replay"
+tap_is "$(sc_count_replays "$SC_TMP"/rob/run-*.sctrace)" 10 "robust_owner_dies: the 10 runs of a session replay"
 
 # A poll's timeout lasts its time in the run's virtual time (10 us a
 # step), not a fixed number of the other threads' steps: main's 2 s wait

@@ -56,17 +56,6 @@ first=${first%% *}
 tap_is "$counts" " $first $first $first" \
 	"poll_pair: the same seed three times runs the same events (exit/events)"
 
-replayed=0
-for f in "$SC_TMP"/random/run-00000[1-5].sctrace; do
-	rc=0
-	sc replay "$f" >/dev/null 2>"$SC_TMP/replay.err" || rc=$?
-	if [ "$rc" -eq 0 ]; then
-		replayed=$((replayed + 1))
-	else
-		tap_diag "$f: replay exited $rc"
-		tap_diag_file "$SC_TMP/replay.err" 3
-	fi
-done
-tap_is "$replayed" 5 "poll_pair: 5 runs replay"
+tap_is "$(sc_count_replays "$SC_TMP"/random/run-00000[1-5].sctrace)" 5 "poll_pair: 5 runs replay"
 
 tap_done

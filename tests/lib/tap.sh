@@ -188,6 +188,23 @@ sc_check_replay() {
 	[ "$rc" -eq 1 ] || tap_diag_file "$SC_TMP/replay.err" 5
 }
 
+# sc_count_replays TRACE...: replay each passing run's trace; print how
+# many replayed (exit 0), with a diagnostic for each that did not.
+sc_count_replays() {
+	local f rc replayed=0
+	for f in "$@"; do
+		rc=0
+		sc replay "$f" >/dev/null 2>"$SC_TMP/count_replays.err" || rc=$?
+		if [ "$rc" -eq 0 ]; then
+			replayed=$((replayed + 1))
+		else
+			tap_diag "$(basename "$f"): replay exited $rc" >&2
+			tap_diag_file "$SC_TMP/count_replays.err" 3 >&2
+		fi
+	done
+	echo "$replayed"
+}
+
 # --- sandbox ----------------------------------------------------------------
 
 sc_setup() {
