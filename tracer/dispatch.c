@@ -609,6 +609,7 @@ void sc_signal_sent_to(struct sc_engine *e, struct sc_thread *target, int sig)
 static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 {
 	t->stop = STOP_SYSCALL_EXIT;
+	sc_kernel_deadline_restore(t);
 	if (!t->controlled || !t->released) {
 		/* attached: the exit of a syscall that was not released */
 		resume_free(t);

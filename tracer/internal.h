@@ -244,6 +244,9 @@ struct sc_thread {
 	bool probe_at_exit, exit_tried;
 	size_t nprobe_hashes;
 	uint64_t probe_hashes[64];      /* states seen at probe_pc */
+	/* States at its last yields and sleeps (next.waits_in_place). */
+	uint64_t wait_states[4];
+	uint32_t nwait_states;
 	/* A state seen twice, waiting to come back once more to be called
 	 * a spin (sc_preempt_spin_check); 0: none.  spin_memory: the hash
 	 * of the memory a spin leaves alone at its last occurrence. */
@@ -267,6 +270,11 @@ struct sc_thread {
 	 * then stay deterministic steps. */
 	uint64_t release_step;          /* e->step when it was released */
 	uint64_t preempt_step;          /* e->step when it was preempted */
+	/* An absolute deadline of its released syscall moved to the real
+	 * clock (kernel_deadline.c): where, and the program's bytes to put
+	 * back at the syscall's exit; 0 when none. */
+	uint64_t deadline_addr;
+	struct timespec deadline_orig;
 	bool released;                  /* in a released syscall: its exit
 					 * stop is an event (or the end of
 					 * the quick window) */
@@ -294,7 +302,6 @@ struct sc_thread {
 	 * return gets the timeout's result. */
 	bool vt_pending, vt_firing;
 	uint64_t vt_due_us;
-	uint64_t vt_steps;              /* its time in virtual steps */
 	/* The virtual time (sc_vclock_now_ns) at which the timeout of its
 	 * released syscall, or of its modelled futex wait, falls: a wait
 	 * that ends by its timeout ends there (vclock.c). */
@@ -529,6 +536,10 @@ uint64_t sc_vclock_now_ns(const struct sc_engine *e);
 /* A wait that ended by its timeout ends when its time came: virtual
  * time moves on to due_vns if it is not there yet. */
 void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns);
+/* What the program reads from clock now (without counting a read):
+ * false for a clock the run does not make virtual. */
+bool sc_vclock_clock_now_ns(const struct sc_engine *e, clockid_t clock,
+			    uint64_t *ns);
 /* The virtual time at which the absolute time *ts of clock falls (0:
  * before the run's base, or a clock the run does not make virtual). */
 uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
@@ -951,6 +962,13 @@ void sc_report_deadlock(struct sc_engine *e);
  * that deadlock even while other threads can still run (a heartbeat, an
  * idle pool): true.  Looked at only when a thread blocked since. */
 bool sc_lock_cycle_ends_run(struct sc_engine *e);
+
+/* ---- kernel_deadline.c ---- */
+/* t enters a syscall that goes to the kernel with an absolute deadline
+ * the program took from the virtual clock: move it to the real clock. */
+void sc_kernel_deadline_to_real(struct sc_engine *e, struct sc_thread *t);
+/* At that syscall's exit: the program's deadline back. */
+void sc_kernel_deadline_restore(struct sc_thread *t);
 
 /* ---- time.c ---- */
 uint64_t sc_now_us(void);

@@ -89,12 +89,12 @@ static void release(struct sc_engine *e, struct sc_thread *t,
 		       mode != SC_RELEASE_AWAIT;
 	if (virtual)
 		sc_syscall_untime(t);
+	sc_kernel_deadline_to_real(e, t);
 	sc_start_running(e, t, PTRACE_SYSCALL);
 	t->release_timed = timeout_us && !virtual;
 	t->vt_pending = virtual;
 	t->vt_due_us = sc_now_us() + timeout_us;
 	t->vt_due_vns = sc_vclock_now_ns(e) + timeout_us * 1000u;
-	t->vt_steps = timeout_us * 1000u / SC_VCLOCK_STEP_NS;
 	if (mode == SC_RELEASE_AWAIT) {
 		t->quick_deadline_us = UINT64_MAX;
 	} else if (mode == SC_RELEASE_NOW) {
@@ -574,16 +574,26 @@ void sc_schedule_one(struct sc_engine *e)
 	}
 	bool in_kernel = any_in_kernel(e);
 	/* Threads that were preempted in a spin loop wait for another one
-	 * too, and so do threads about to yield or sleep (a poll loop of
-	 * sched_yield or usleep until a watchdog's timed wait expired):
-	 * virtual time may pass for them as when nothing can run. */
-	size_t nspin = 0;
+	 * too, and so do threads about to yield or sleep where they did
+	 * before (a poll loop of sched_yield or usleep until a watchdog's
+	 * timed wait expired): virtual time may pass for them as when
+	 * nothing can run.  A thread that yields or sleeps while counting
+	 * (three rounds, then it writes) gets on by itself: time passes
+	 * for it step by step (waiting, below).  QA: a poll(1 s) for a
+	 * pipe that another thread wrote after 3 yields timed out at once
+	 * (a false failure), and with a long timeout the run waited for it
+	 * instead of running the yielder (a false hang; ctest -j2 hung in
+	 * 23 of 40 runs).  A replay offers the timeouts of both cases
+	 * (the states hashed hold stale stack bytes): it takes the one the
+	 * trace took. */
+	size_t nspin = 0, nwaiting = 0;
 	for (size_t i = 0; i < nen; i++) {
 		const struct sc_event *nx = &e->view_threads[e->view_enabled[i]].next;
-		if ((nx->kind == SC_EV_PREEMPT &&
-		     (nx->preempt_flags & SC_PREEMPT_SPIN)) ||
-		    nx->kind == SC_EV_YIELD || nx->kind == SC_EV_SLEEP)
-			nspin++;
+		bool spins = nx->kind == SC_EV_PREEMPT &&
+			     (nx->preempt_flags & SC_PREEMPT_SPIN);
+		bool waits = nx->kind == SC_EV_YIELD || nx->kind == SC_EV_SLEEP;
+		nspin += spins || (waits && (nx->waits_in_place || !hold_timed));
+		nwaiting += spins || waits;
 	}
 	/* Timed waits time out only when nothing else can run (virtual
 	 * time), or whenever the policy likes with eager timeouts. */
@@ -591,6 +601,7 @@ void sc_schedule_one(struct sc_engine *e)
 	for (size_t i = 0; i < n; i++)
 		timed = timed || e->view_threads[i].timed;
 	bool idle = nen == nspin;
+	bool waiting = nen == nwaiting;
 	/* A poll's own timeout is virtual time too: its return is offered
 	 * when no other thread can go on, whenever the machine's timer
 	 * fired (threads asleep in the kernel meanwhile may be waiting for
@@ -612,12 +623,12 @@ void sc_schedule_one(struct sc_engine *e)
 		}
 	}
 	/* Polls released without their timeout (cfg->virtual_timeouts):
-	 * the timeout is offered as a timed wait's is, once the others
-	 * took as many steps since it went to sleep as its time makes in
-	 * virtual time (vclock.c: 10 us a step; a loop that polls a flag
-	 * under a mutex never stops to wait, and a 5 s wait for a worker
-	 * must not end after a few hundred of its steps), or when no other
-	 * thread can go on.  Then the one due first in virtual time fires,
+	 * the timeout is offered as a timed wait's is, once the virtual
+	 * clock reached it as the others took their steps and sleeps
+	 * (vclock.c: 10 us a step; a loop that polls a flag under a mutex
+	 * never stops to wait, and a 5 s wait for a worker must not end
+	 * after a few hundred of its steps), or when no other thread can
+	 * go on.  Then the one due first in virtual time fires,
 	 * as on a clock: which one must not depend on how long the machine
 	 * took (QA: two threads each polling 20 ms in a loop took turns by
 	 * the policy's choice among those whose real time had passed, so a
@@ -634,7 +645,7 @@ void sc_schedule_one(struct sc_engine *e)
 		if (t->state != TH_IN_KERNEL || !t->vt_pending || t->vt_firing)
 			continue;
 		if (!hold_timed || eager ||
-		    e->step - t->release_step >= t->vt_steps) {
+		    sc_vclock_now_ns(e) >= t->vt_due_vns) {
 			v->enabled = true;
 			v->next.kind = SC_EV_TIMEOUT;
 			e->view_enabled[nen++] = (uint32_t)i;
@@ -655,12 +666,18 @@ void sc_schedule_one(struct sc_engine *e)
 		e->view_threads[first_due].next.kind = SC_EV_TIMEOUT;
 		e->view_enabled[nen++] = (uint32_t)first_due;
 	}
-	if (idle || eager) {
+	if (idle || eager || (waiting && timed)) {
 		bool lazy_ok = idle &&
 			       (!in_kernel || (timed && kernel_asleep(e)));
+		uint64_t vnow = sc_vclock_now_ns(e);
 		for (size_t i = 0; i < n; i++) {
 			struct sc_thread_view *v = &e->view_threads[i];
-			if (!v->timed || !(eager || lazy_ok))
+			const struct sc_thread *t = e->view_map[i];
+			/* Only counting yielders and sleepers can go on: the
+			 * wait times out when the virtual clock reached it. */
+			bool reached = waiting && (!t->wait_due_vns ||
+						   vnow >= t->wait_due_vns);
+			if (!v->timed || !(eager || lazy_ok || reached))
 				continue;
 			v->enabled = true;
 			v->next.kind = SC_EV_TIMEOUT;

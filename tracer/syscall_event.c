@@ -117,6 +117,24 @@ static uint64_t sleep_duration(struct sc_thread *t, long nr)
 	return sc_read_duration_ns(t->proc, req, &ns) ? ns : 0;
 }
 
+/* Is t, at a yield or a sleep, where it was at one of its last ones?
+ * A loop that waits for another thread's word yields in the same state
+ * each time; one that counts (a retry limit, a fixed number of rounds)
+ * does not, and ends by itself (schedule.c: time passes for it step by
+ * step instead of at once).  Within one run only: the stack holds stale
+ * bytes that differ from run to run. */
+static bool waits_in_place(struct sc_thread *t)
+{
+	uint64_t h = sc_preempt_full_hash(t, sc_preempt_state_hash(t));
+	size_t n = sizeof(t->wait_states) / sizeof(*t->wait_states);
+
+	for (size_t i = 0; i < n && i < t->nwait_states; i++)
+		if (t->wait_states[i] == h)
+			return true;
+	t->wait_states[t->nwait_states++ % n] = h;
+	return false;
+}
+
 static bool fd_syscall(long nr)
 {
 	switch (nr) {
@@ -171,11 +189,13 @@ void sc_syscall_event(struct sc_engine *e, struct sc_thread *t)
 		break;
 	case SYS_sched_yield:
 		t->next.kind = SC_EV_YIELD;
+		t->next.waits_in_place = waits_in_place(t);
 		break;
 	case SYS_nanosleep:
 	case SYS_clock_nanosleep:
 		t->next.kind = SC_EV_SLEEP;
 		t->next.sleep_ns = sleep_duration(t, nr);
+		t->next.waits_in_place = waits_in_place(t);
 		break;
 	default:
 		t->next.kind = SC_EV_SYSCALL_BLOCKING;

@@ -158,6 +158,17 @@ static bool clock_base(const struct sc_run_config *cfg, long clock,
 	}
 }
 
+bool sc_vclock_clock_now_ns(const struct sc_engine *e, clockid_t clock,
+			    uint64_t *ns)
+{
+	uint64_t base;
+
+	if (!clock_base(e->cfg, clock, &base))
+		return false;
+	*ns = base + sc_vclock_now_ns(e);
+	return true;
+}
+
 uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
 			   const struct timespec *ts)
 {

@@ -5,7 +5,7 @@
  *
  * On a clock, two 5 ms tickers started together take turns: each return
  * comes about 5 ms after that thread's previous one, so neither thread
- * gets two ticks ahead.  Under schedctl the polls' timeouts are virtual,
+ * gets more than a tick or two ahead.  Under schedctl the polls' timeouts are virtual,
  * and the one due first must fire first.  When any timeout whose real
  * time had passed could be chosen, one thread's polls went one after
  * another while the other's waited: a run took the sum of both threads'

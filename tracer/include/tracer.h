@@ -118,6 +118,12 @@ struct sc_event {
 	 * nanosleep or clock_nanosleep), 0 when unknown.  Not in traces:
 	 * the strategies' wrapper uses it (sleep_hold.h). */
 	uint64_t sleep_ns;
+	/* Yield and sleep events: the thread is where it was at one of its
+	 * last such calls, registers, top of stack and vector registers
+	 * alike (a loop that waits for something without counting), as
+	 * opposed to one that counts its way through (syscall_event.c).
+	 * Not in traces. */
+	bool waits_in_place;
 };
 
 /* The registers hashed into a preemption's state, in this order: r15 r14
