@@ -220,6 +220,26 @@ static bool killed_from_outside(const struct sc_trace *t)
 
 /* The replay ran to its end but does not stand for the recorded run: a
  * divergence at its last step, with no location (the caller says why). */
+/* Are the recorded events from index `from` on all preemptions of
+ * computations that ran out of their CPU budget?  Then the recorded run
+ * spent its end computing without a scheduling point (a thread counting
+ * in a loop for ever), and a replay that reached `from` in step is
+ * computing there too: finding each such preemption again means running
+ * the loop to the same count, which for a counter kept in memory no
+ * register tells (QA: a recorded hang of `for (;;) sink++` replayed 265
+ * of its 268 events, then ended "too slow" at every --timeout).  Asked
+ * only of a replay given at least the recorded run's time. */
+static bool only_computation_left(const struct sc_trace *t, uint64_t from)
+{
+	if (!t->has_footer || from >= t->nevents)
+		return false;
+	for (size_t i = (size_t)from; i < t->nevents; i++)
+		if (t->events[i].kind != SC_EV_PREEMPT ||
+		    !(t->events[i].preempt_flags & SC_PREEMPT_BUDGET))
+			return false;
+	return true;
+}
+
 static void end_as_divergence(struct replay_outcome *o)
 {
 	o->res.verdict = SC_VERDICT_DIVERGED;
@@ -418,6 +438,24 @@ static int run_replay(const struct sc_trace *t, const Scctl__ReplayRequest *req,
 				"timeout, the OOM killer): a replay cannot "
 				"reproduce that; this replay ended with %s",
 				sigabbrev_np(t->signal), ended);
+		} else if (o->res.verdict == SC_VERDICT_HANG &&
+			   t->verdict == SC_VERDICT_HANG &&
+			   o->res.wall_us >= (uint64_t)timeout_ms * 1000u &&
+			   o->res.steps < t->steps &&
+			   (uint64_t)timeout_ms * 1000u >= t->wall_us &&
+			   only_computation_left(t, o->res.steps)) {
+			/* The hang, reproduced as far as a schedule can
+			 * tell it, given at least the recorded run's time
+			 * (with less, it may just not have got there yet):
+			 * said so. */
+			size_t len = strlen(o->message);
+			sc_strf(o->message + len, sizeof(o->message) - len,
+				" (the replay followed the recorded schedule "
+				"through event %llu of %llu; the recorded run "
+				"spent the rest computing without a scheduling "
+				"point, and so did the replay)",
+				(unsigned long long)o->res.steps,
+				(unsigned long long)t->steps);
 		} else if (o->res.verdict == SC_VERDICT_HANG &&
 		    o->res.wall_us >= (uint64_t)timeout_ms * 1000u &&
 		    (t->verdict != SC_VERDICT_HANG ||
