@@ -101,6 +101,69 @@ static void ranges_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
 	cu_ranges(dbg, cu, a->sources, a->out);
 }
 
+/* Rust's standard library, as the line tables name it: rustup's builds
+ * /rustc/COMMIT/library/..., Debian's /usr/src/rustc-VERSION/library/...,
+ * rust-src under ~/.rustup/toolchains/. */
+static bool rust_library_source(const char *file)
+{
+	return strncmp(file, "/rustc/", 7) == 0 ||
+	       strncmp(file, "/usr/src/rustc-", 15) == 0 ||
+	       strstr(file, "/.rustup/toolchains/") != NULL;
+}
+
+struct own_arg {
+	struct sc_addr_ranges *out;
+	bool rust;
+};
+
+/* Rows of one CU outside the system's sources into a->out; a->rust once
+ * a row of Rust's standard library is seen. */
+static void own_rows_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+{
+	struct own_arg *a = arg;
+	struct sc_dwarf_line_files files;
+	Dwarf_Unsigned version;
+	Dwarf_Small count;
+	Dwarf_Line_Context ctx;
+	Dwarf_Line *lines;
+	Dwarf_Signed n;
+
+	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
+		return;
+	sc_dwarf_line_files_load(dbg, cu, version, &files);
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
+		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
+			Dwarf_Addr lo, hi;
+			Dwarf_Bool end = 0;
+			const char *file;
+			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
+				continue;
+			if (dwarf_lineaddr(lines[i], &lo, NULL) != DW_DLV_OK ||
+			    dwarf_lineaddr(lines[i + 1], &hi, NULL) != DW_DLV_OK ||
+			    !(file = sc_dwarf_line_file(&files, lines[i])))
+				continue;
+			if (rust_library_source(file))
+				a->rust = true;
+			else if (!sc_system_source(file))
+				sc_addr_ranges_push(a->out, lo, hi);
+		}
+	}
+	sc_dwarf_line_files_free(&files);
+	dwarf_srclines_dealloc_b(ctx);
+}
+
+int sc_dwarf_rust_own_ranges(const char *path, struct sc_addr_ranges *out)
+{
+	struct own_arg a = { out, false };
+
+	memset(out, 0, sizeof(*out));
+	if (for_each_cu(path, own_rows_of_cu, &a) < 0 || !a.rust) {
+		sc_addr_ranges_free(out);
+		return 0;
+	}
+	return 1;
+}
+
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			   struct sc_addr_ranges *out)
 {

@@ -595,6 +595,11 @@ uint64_t sc_reg_value(const struct user_regs_struct *r, int n);
 bool sc_emulate_code(const uint8_t code[16], struct user_regs_struct *r);
 
 /* ---- dwarf_lines.c ---- */
+/* A Rust module (its line tables name Rust's standard library): *out
+ * gets the code of the program's own sources (neither the standard
+ * library nor other system sources: sc_system_source), returns 1.
+ * Else 0 and *out empty. */
+int sc_dwarf_rust_own_ranges(const char *path, struct sc_addr_ranges *out);
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			   struct sc_addr_ranges *out);
 /* Source file (base name) and line of a file-relative address; *system

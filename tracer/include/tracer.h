@@ -337,7 +337,8 @@ struct sc_run_config {
 	 * rbp-based operand alone, 1 only in functions that keep a frame
 	 * pointer (frame_functions.c), 2 also plants a process's memory,
 	 * race and atomic sites at its first thread creation, not at its
-	 * entry point (dispatch.c). */
+	 * entry point (dispatch.c), 3 also leaves out the plain accesses of
+	 * Rust's standard library linked into a module (its atomics stay). */
 	uint32_t mem_sites;
 	/* The clock functions of the vDSO answer with clock_*_ns plus the
 	 * run's progress (vclock.c), so that time is part of the schedule. */
