@@ -338,8 +338,13 @@ bool sc_pct_bound(const char *params, const struct sc_strategy_session *s,
 
 	if (parse_params(params, &depth, err, sizeof(err)) < 0)
 		return false;
+	/* Nothing learnt (the session stopped at a bug before pct's pilot
+	 * run ended): no n or k to state (QA: "n=1 threads, k=100 points"
+	 * for a program of 3 threads). */
+	if (!s || !s->max_threads)
+		return false;
 	out->depth = depth;
-	out->threads = s && s->max_threads ? s->max_threads : 1;
+	out->threads = s->max_threads;
 	out->points = estimate_points(s);
 	k = (double)out->points;
 	out->per_run = 1.0 / out->threads;

@@ -77,15 +77,21 @@ rc=$(sc_launch_json "$json" --slice-us "$SLICE_US" -s pos -n 2 --seed "$SEED" \
 	-- "$(sc_target order_violation)")
 tap_is "$(json_get "$json" '"pct_bound" in d')" false "no pct_bound with -s pos"
 rc=0
-sc launch -s pct -n 5 --seed "$SEED" -- "$(sc_target check_then_act)" \
+sc launch -s pct -n 12 --seed "$SEED" --keep-going -- "$(sc_target check_then_act)" \
 	>"$SC_TMP/human.out" 2>&1 || rc=$?
-if grep -q '^pct: depth 3, n=[0-9]* threads, k=[0-9]* points: a run hits a given depth-3 bug with probability >= ' \
+if grep -q '^pct: depth 3, n=3 threads, k=[0-9]* points: a run hits a given depth-3 bug with probability >= ' \
 	"$SC_TMP/human.out"; then
 	tap_ok "the human report states pct's bound"
 else
 	tap_not_ok "the human report states pct's bound"
 	tap_diag_file "$SC_TMP/human.out"
 fi
+# Stopped at its first run's bug, before anything was learnt of the
+# program's threads and points: no bound made up (it said n=1, k=100).
+sc launch -s pct -n 5 --seed "$SEED" -- "$(sc_target check_then_act)" \
+	>"$SC_TMP/human1.out" 2>&1 || :
+tap_is "$(grep -c '^pct: depth' "$SC_TMP/human1.out")" 0 \
+	"no pct bound when the session stopped before learning n and k"
 
 # --depth is for pct only, and from 1 to 64.
 rc=0
