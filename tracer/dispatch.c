@@ -133,12 +133,18 @@ void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig)
 	e->fault_addr = 0;
 	e->fault_no_addr = false;
 	e->fault_sent = false;
-	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0 &&
-	    (sig == SIGSEGV || sig == SIGBUS)) {
+	bool memory = sig == SIGSEGV || sig == SIGBUS;
+	if ((memory || !is_fatal_signal(sig)) &&
+	    ptrace(PTRACE_GETSIGINFO, t->tid, 0, &si) == 0) {
+		/* Sent by a process (kill, tgkill, sigqueue), or the
+		 * kernel's (a fault, a broken pipe)? */
 		e->fault_sent = si.si_code <= 0;
 		e->fault_sender = e->fault_sent ? si.si_pid : 0;
-		e->fault_addr = e->fault_sent ? 0 : (uint64_t)(uintptr_t)si.si_addr;
-		e->fault_no_addr = si.si_code == SI_KERNEL;
+		if (memory) {
+			e->fault_addr = e->fault_sent ? 0 :
+					(uint64_t)(uintptr_t)si.si_addr;
+			e->fault_no_addr = si.si_code == SI_KERNEL;
+		}
 	}
 	/* The name of the pc and the stack: one reading of the maps. */
 	bool held = sc_maps_hold(t->proc->pid) == 0;
@@ -319,6 +325,29 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 	sc_become_ready(e, t);
 }
 
+/* Will sig, about to be delivered to t, end its process by its default
+ * action (neither handled nor ignored)?  Then the run's report names the
+ * thread it came to and where, as for a fault (QA: a worker killed by a
+ * SIGUSR1 it did not block said only "killed by SIGUSR1"). */
+static bool ends_process(const struct sc_thread *t, int sig)
+{
+	uint64_t pending, blocked, ignored, caught, bit;
+
+	switch (sig) {
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return false;   /* ignored or stopping by default */
+	default:
+		break;
+	}
+	if (sig < 1 || sig > 64 || !t->controlled || !t->proc ||
+	    sc_thread_signal_sets(t->proc->pid, t->tid, &pending, &blocked,
+				  &ignored, &caught) < 0)
+		return false;
+	bit = 1ull << (sig - 1);
+	return !(ignored & bit) && !(caught & bit);
+}
+
 static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 {
 	if (sig == SIGTRAP && sc_regs_fetch(t) == 0) {
@@ -334,7 +363,7 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 	}
 	if (sig == SIGSEGV && sc_vclock_tsc(e, t))
 		return;
-	if (is_fatal_signal(sig)) {
+	if (is_fatal_signal(sig) || ends_process(t, sig)) {
 		sc_regs_fetch(t);
 		sc_note_fault(e, t, sig);
 		if (sc_hand_over_at_fault(e, t))

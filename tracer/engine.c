@@ -317,7 +317,20 @@ void sc_verdict_from_status(struct sc_engine *e)
 		r->fault_pc = e->fault_pc;
 		snprintf(r->location, sizeof(r->location), "%s", e->fault_where);
 		snprintf(r->stacks, sizeof(r->stacks), "%s", e->fault_stack);
-		if (e->fault_sent)
+		bool memory = sig == SIGSEGV || sig == SIGBUS;
+		bool own = e->fault_sender > 0 &&
+			   e->fault_sender == e->main_pid;
+		if (e->fault_sent && !memory && sig != SIGPIPE)
+			/* Delivered with its default action: the thread it
+			 * came to, and who sent it. */
+			snprintf(r->message, sizeof(r->message),
+				 "killed by SIG%s (%s), delivered to T%u at %s, "
+				 "sent by %s %d (kill, tgkill or sigqueue)",
+				 sigabbrev_np(sig), strsignal(sig),
+				 e->fault_thread, e->fault_where,
+				 own ? "the program's own process" : "process",
+				 (int)e->fault_sender);
+		else if (e->fault_sent)
 			snprintf(r->message, sizeof(r->message),
 				 "SIG%s (%s) in T%u at %s, sent by process %d "
 				 "(kill), not a memory fault", sigabbrev_np(sig),

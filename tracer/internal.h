@@ -999,6 +999,10 @@ bool sc_syscall_timed_out(const struct user_regs_struct *r);
 bool sc_asleep_for_good(pid_t pid, pid_t tid);
 /* The thread's own pending and blocked signal sets (bit sig-1), from
  * /proc; -1 when unreadable. */
+/* The same, and the process's ignored and caught (handled) sets. */
+int sc_thread_signal_sets(pid_t pid, pid_t tid, uint64_t *pending,
+			  uint64_t *blocked, uint64_t *ignored,
+			  uint64_t *caught);
 int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,
 		      uint64_t *blocked);
 

@@ -71,8 +71,18 @@ char sc_thread_state_kept(struct sc_thread *t)
 int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,
 		      uint64_t *blocked)
 {
+	uint64_t ignored, caught;
+
+	return sc_thread_signal_sets(pid, tid, pending, blocked, &ignored,
+				     &caught);
+}
+
+int sc_thread_signal_sets(pid_t pid, pid_t tid, uint64_t *pending,
+			  uint64_t *blocked, uint64_t *ignored,
+			  uint64_t *caught)
+{
 	char path[80], line[256];
-	unsigned long long pnd = 0, blk = 0;
+	unsigned long long pnd = 0, blk = 0, ign = 0, cgt = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid,
@@ -83,10 +93,14 @@ int sc_thread_signals(pid_t pid, pid_t tid, uint64_t *pending,
 	while (fgets(line, sizeof(line), f)) {
 		sscanf(line, "SigPnd: %llx", &pnd);
 		sscanf(line, "SigBlk: %llx", &blk);
+		sscanf(line, "SigIgn: %llx", &ign);
+		sscanf(line, "SigCgt: %llx", &cgt);
 	}
 	fclose(f);
 	*pending = pnd;
 	*blocked = blk;
+	*ignored = ign;
+	*caught = cgt;
 	return 0;
 }
 

@@ -233,5 +233,20 @@ case $frame in
 *) tap_not_ok "spin_forever at mem: the hang's stacks show the spinning worker first (got '$frame')" ;;
 esac
 
+# A signal with its default action, sent by the program to itself and
+# delivered to the worker that did not block it: the report names that
+# thread and the sender (it said only "killed by SIGUSR1").
+rc=0
+sc launch --json -n 5 --seed 1 -- "$(sc_target signal_unblocked)" \
+	>"$SC_TMP/sig.json" 2>/dev/null || rc=$?
+msg=$(json_get "$SC_TMP/sig.json" 'd["bugs"][0]["message"]')
+case "$rc $msg" in
+"1 killed by SIGUSR1 (User defined signal 1), delivered to T1 at "*", sent by the program's own process "*)
+	tap_ok "signal_unblocked: the report names the thread the signal came to and its sender" ;;
+*) tap_not_ok "signal_unblocked: the report names the thread the signal came to and its sender (exit $rc: $msg)" ;;
+esac
+tap_is "$(json_get "$SC_TMP/sig.json" 'd["bugs"][0]["stacks"][0]["thread"]' 2>/dev/null || echo none)" \
+	1 "signal_unblocked: the stack shown is T1's"
+
 sc_check_no_leftovers
 tap_done
