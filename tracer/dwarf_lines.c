@@ -29,9 +29,12 @@ static bool source_matches(const char *file, const char *const *sources)
 	return false;
 }
 
-/* Rows of one CU's line table: [addr_i, addr_i+1) belongs to file_i. */
-static void cu_ranges(Dwarf_Debug dbg, Dwarf_Die cu,
-		      const char *const *sources, struct sc_addr_ranges *out)
+/* Call fn on each row of one CU's line table that names its file:
+ * [lo, hi) belongs to file (the row, for its line number). */
+typedef void row_fn(Dwarf_Line row, uint64_t lo, uint64_t hi,
+		    const char *file, void *arg);
+
+static void for_each_row(Dwarf_Debug dbg, Dwarf_Die cu, row_fn *fn, void *arg)
 {
 	struct sc_dwarf_line_files files;
 	Dwarf_Unsigned version;
@@ -54,8 +57,7 @@ static void cu_ranges(Dwarf_Debug dbg, Dwarf_Die cu,
 			    dwarf_lineaddr(lines[i + 1], &b, NULL) != DW_DLV_OK ||
 			    !(file = sc_dwarf_line_file(&files, lines[i])))
 				continue;
-			if (source_matches(file, sources))
-				sc_addr_ranges_push(out, a, b);
+			fn(lines[i], a, b, file, arg);
 		}
 	}
 	sc_dwarf_line_files_free(&files);
@@ -95,10 +97,19 @@ struct ranges_arg {
 	struct sc_addr_ranges *out;
 };
 
-static void ranges_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+static void source_row(Dwarf_Line row, uint64_t lo, uint64_t hi,
+		       const char *file, void *arg)
 {
 	struct ranges_arg *a = arg;
-	cu_ranges(dbg, cu, a->sources, a->out);
+
+	(void)row;
+	if (source_matches(file, a->sources))
+		sc_addr_ranges_push(a->out, lo, hi);
+}
+
+static void ranges_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+{
+	for_each_row(dbg, cu, source_row, arg);
 }
 
 /* Rust's standard library, as the line tables name it: rustup's builds
@@ -116,40 +127,23 @@ struct own_arg {
 	bool rust;
 };
 
-/* Rows of one CU outside the system's sources into a->out; a->rust once
- * a row of Rust's standard library is seen. */
-static void own_rows_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+/* A row outside the system's sources into a->out; a->rust once a row
+ * of Rust's standard library is seen. */
+static void own_row(Dwarf_Line row, uint64_t lo, uint64_t hi,
+		    const char *file, void *arg)
 {
 	struct own_arg *a = arg;
-	struct sc_dwarf_line_files files;
-	Dwarf_Unsigned version;
-	Dwarf_Small count;
-	Dwarf_Line_Context ctx;
-	Dwarf_Line *lines;
-	Dwarf_Signed n;
 
-	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
-		return;
-	sc_dwarf_line_files_load(dbg, cu, version, &files);
-	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
-		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
-			Dwarf_Addr lo, hi;
-			Dwarf_Bool end = 0;
-			const char *file;
-			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
-				continue;
-			if (dwarf_lineaddr(lines[i], &lo, NULL) != DW_DLV_OK ||
-			    dwarf_lineaddr(lines[i + 1], &hi, NULL) != DW_DLV_OK ||
-			    !(file = sc_dwarf_line_file(&files, lines[i])))
-				continue;
-			if (rust_library_source(file))
-				a->rust = true;
-			else if (!sc_system_source(file))
-				sc_addr_ranges_push(a->out, lo, hi);
-		}
-	}
-	sc_dwarf_line_files_free(&files);
-	dwarf_srclines_dealloc_b(ctx);
+	(void)row;
+	if (rust_library_source(file))
+		a->rust = true;
+	else if (!sc_system_source(file))
+		sc_addr_ranges_push(a->out, lo, hi);
+}
+
+static void own_rows_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+{
+	for_each_row(dbg, cu, own_row, arg);
 }
 
 int sc_dwarf_rust_own_ranges(const char *path, struct sc_addr_ranges *out)
@@ -174,48 +168,6 @@ int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 	return for_each_cu(path, ranges_of_cu, &a);
 }
 
-/* Best line-table row at or below vaddr in one CU: the row of the
- * instruction containing vaddr. */
-static void cu_lookup(Dwarf_Debug dbg, Dwarf_Die cu, uint64_t vaddr,
-		      uint64_t *best_addr, char *file, size_t len,
-		      unsigned *line, bool *system)
-{
-	struct sc_dwarf_line_files files;
-	Dwarf_Unsigned version;
-	Dwarf_Small count;
-	Dwarf_Line_Context ctx;
-	Dwarf_Line *lines;
-	Dwarf_Signed n;
-
-	if (dwarf_srclines_b(cu, &version, &count, &ctx, NULL) != DW_DLV_OK)
-		return;
-	sc_dwarf_line_files_load(dbg, cu, version, &files);
-	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, NULL) == DW_DLV_OK) {
-		for (Dwarf_Signed i = 0; i + 1 < n; i++) {
-			Dwarf_Addr a, b;
-			Dwarf_Bool end = 0;
-			Dwarf_Unsigned ln;
-			const char *src;
-			if (dwarf_lineendsequence(lines[i], &end, NULL) == DW_DLV_OK && end)
-				continue;
-			if (dwarf_lineaddr(lines[i], &a, NULL) != DW_DLV_OK ||
-			    dwarf_lineaddr(lines[i + 1], &b, NULL) != DW_DLV_OK ||
-			    vaddr < a || vaddr >= b || a < *best_addr)
-				continue;
-			if (dwarf_lineno(lines[i], &ln, NULL) != DW_DLV_OK ||
-			    !(src = sc_dwarf_line_file(&files, lines[i])))
-				continue;
-			const char *slash = strrchr(src, '/');
-			snprintf(file, len, "%s", slash ? slash + 1 : src);
-			*system = sc_system_source(src);
-			*line = (unsigned)ln;
-			*best_addr = a;
-		}
-	}
-	sc_dwarf_line_files_free(&files);
-	dwarf_srclines_dealloc_b(ctx);
-}
-
 struct line_arg {
 	uint64_t vaddr, best;
 	char *file;
@@ -224,11 +176,27 @@ struct line_arg {
 	bool *system;
 };
 
-static void line_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+/* The best row so far at or below vaddr: the row of the instruction
+ * containing vaddr. */
+static void line_row(Dwarf_Line row, uint64_t lo, uint64_t hi,
+		     const char *file, void *arg)
 {
 	struct line_arg *a = arg;
-	cu_lookup(dbg, cu, a->vaddr, &a->best, a->file, a->len, a->line,
-		  a->system);
+	Dwarf_Unsigned ln;
+
+	if (a->vaddr < lo || a->vaddr >= hi || lo < a->best ||
+	    dwarf_lineno(row, &ln, NULL) != DW_DLV_OK)
+		return;
+	const char *slash = strrchr(file, '/');
+	snprintf(a->file, a->len, "%s", slash ? slash + 1 : file);
+	*a->system = sc_system_source(file);
+	*a->line = (unsigned)ln;
+	a->best = lo;
+}
+
+static void line_of_cu(Dwarf_Debug dbg, Dwarf_Die cu, void *arg)
+{
+	for_each_row(dbg, cu, line_row, arg);
 }
 
 int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
