@@ -601,7 +601,7 @@ void sc_schedule_one(struct sc_engine *e)
 	for (size_t i = 0; i < n; i++)
 		timed = timed || e->view_threads[i].timed;
 	bool idle = nen == nspin;
-	bool waiting = nen == nwaiting;
+	bool waiting = nen > 0 && nen == nwaiting;
 	/* A poll's own timeout is virtual time too: its return is offered
 	 * when no other thread can go on, whenever the machine's timer
 	 * fired (threads asleep in the kernel meanwhile may be waiting for
