@@ -218,8 +218,6 @@ static bool killed_from_outside(const struct sc_trace *t)
 	}
 }
 
-/* The replay ran to its end but does not stand for the recorded run: a
- * divergence at its last step, with no location (the caller says why). */
 /* Are the recorded events from index `from` on all preemptions of
  * computations that ran out of their CPU budget?  Then the recorded run
  * spent its end computing without a scheduling point (a thread counting
@@ -240,6 +238,8 @@ static bool only_computation_left(const struct sc_trace *t, uint64_t from)
 	return true;
 }
 
+/* The replay ran to its end but does not stand for the recorded run: a
+ * divergence at its last step, with no location (the caller says why). */
 static void end_as_divergence(struct replay_outcome *o)
 {
 	o->res.verdict = SC_VERDICT_DIVERGED;

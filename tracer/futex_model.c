@@ -191,17 +191,15 @@ static bool signal_pending(struct sc_thread *t)
  * The program computed an absolute one from the virtual clock. */
 static uint64_t wait_due_vns(const struct sc_engine *e, struct sc_thread *t)
 {
-	struct timespec ts;
 	int op = (int)t->regs.rsi;
 	uint64_t ns;
 
-	if ((op & FUTEX_CMD_MASK) != FUTEX_WAIT_BITSET)
-		return sc_read_duration_ns(t->proc, t->regs.r10, &ns) &&
-		       ns < SC_DURATION_MAX_NS ? sc_vclock_now_ns(e) + ns : 0;
-	if (sc_mem_read(t->proc, t->regs.r10, &ts, sizeof(ts)) < 0)
+	if (!sc_read_timespec_ns(t->proc, t->regs.r10, &ns))
 		return 0;
+	if ((op & FUTEX_CMD_MASK) != FUTEX_WAIT_BITSET)
+		return ns < SC_TIMESPEC_MAX_NS ? sc_vclock_now_ns(e) + ns : 0;
 	return sc_vclock_abs_vns(e, (op & FUTEX_CLOCK_REALTIME)
-				    ? CLOCK_REALTIME : CLOCK_MONOTONIC, &ts);
+				    ? CLOCK_REALTIME : CLOCK_MONOTONIC, ns);
 }
 
 static void do_wait(struct sc_engine *e, struct sc_thread *t, bool bitset_op)

@@ -274,7 +274,7 @@ struct sc_thread {
 	 * clock (kernel_deadline.c): where, and the program's bytes to put
 	 * back at the syscall's exit; 0 when none. */
 	uint64_t deadline_addr;
-	struct timespec deadline_orig;
+	uint64_t deadline_orig_ns;
 	bool released;                  /* in a released syscall: its exit
 					 * stop is an event (or the end of
 					 * the quick window) */
@@ -540,10 +540,11 @@ void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns);
  * false for a clock the run does not make virtual. */
 bool sc_vclock_clock_now_ns(const struct sc_engine *e, clockid_t clock,
 			    uint64_t *ns);
-/* The virtual time at which the absolute time *ts of clock falls (0:
- * before the run's base, or a clock the run does not make virtual). */
+/* The virtual time at which the absolute time at_ns of clock falls (0:
+ * before the run's base, SC_TIMESPEC_MAX_NS or beyond, or a clock the
+ * run does not make virtual). */
 uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
-			   const struct timespec *ts);
+			   uint64_t at_ns);
 /* Where a sleep that starts now (t at the entry of its nanosleep or
  * clock_nanosleep) ends in virtual time. */
 uint64_t sc_vclock_sleep_end_vns(const struct sc_engine *e,
@@ -983,19 +984,22 @@ char sc_thread_state(pid_t pid, pid_t tid);
  * (t->stat_fd, closed by sc_thread_remove): for the wake wait, which
  * looks at every thread in a released syscall before each decision. */
 char sc_thread_state_kept(struct sc_thread *t);
+/* The parent pid of process pid (/proc/PID/stat), 0 when unreadable. */
+pid_t sc_process_parent(pid_t pid);
 /* sleep_kind.c: the timeout (us) of the poll-like syscall t enters,
  * made infinite by sc_syscall_untime; sc_syscall_time_out gives an
  * interrupted one its timeout's result; sc_syscall_timed_out: the one
  * t returned from ended by its own timeout. */
 uint64_t sc_syscall_timeout_us(struct sc_thread *t);
-/* The relative struct timespec at addr in p's memory (a timeout, a
- * sleep), in ns: false when addr is null or unreadable or the value is
- * one the kernel refuses.  Longer than SC_DURATION_MAX_NS: that much. */
-#define SC_DURATION_MAX_NS (UINT64_MAX / 4)
-bool sc_read_duration_ns(struct sc_process *p, uint64_t addr, uint64_t *ns);
 void sc_syscall_untime(struct sc_thread *t);
 void sc_syscall_time_out(struct sc_thread *t);
 bool sc_syscall_timed_out(const struct user_regs_struct *r);
+/* The struct timespec at addr in p's memory (a timeout, a sleep, an
+ * absolute deadline), in ns: false when addr is null or unreadable or the
+ * value is one the kernel refuses.  Longer than SC_TIMESPEC_MAX_NS: that
+ * much. */
+#define SC_TIMESPEC_MAX_NS (UINT64_MAX / 4)
+bool sc_read_timespec_ns(struct sc_process *p, uint64_t addr, uint64_t *ns);
 bool sc_asleep_for_good(pid_t pid, pid_t tid);
 /* The thread's own pending and blocked signal sets (bit sig-1), from
  * /proc; -1 when unreadable. */

@@ -55,42 +55,42 @@ static bool absolute_deadline(const struct sc_thread *t, uint64_t *addr,
 	return *addr != 0;
 }
 
-static uint64_t ts_ns(const struct timespec *ts)
+/* Write ns as a struct timespec at addr in t's process. */
+static int write_timespec(struct sc_thread *t, uint64_t addr, uint64_t ns)
 {
-	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
+			       .tv_nsec = (long)(ns % 1000000000u) };
+
+	return sc_mem_write(t->proc, addr, &ts, sizeof(ts));
 }
 
 void sc_kernel_deadline_to_real(struct sc_engine *e, struct sc_thread *t)
 {
-	struct timespec ts, real_now, moved;
-	uint64_t addr, virtual_now, real_at;
+	struct timespec real_now;
+	uint64_t addr, at, virtual_now, real_at;
 	clockid_t clock;
 
 	t->deadline_addr = 0;
 	if (!e->cfg->vclock || e->attached || !t->proc ||
 	    !absolute_deadline(t, &addr, &clock) ||
 	    !sc_vclock_clock_now_ns(e, clock, &virtual_now) ||
-	    sc_mem_read(t->proc, addr, &ts, sizeof(ts)) < 0 ||
-	    ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L ||
-	    (uint64_t)ts.tv_sec > UINT64_MAX / 1000000000u / 2 ||
-	    clock_gettime(clock, &real_now) < 0)
+	    !sc_read_timespec_ns(t->proc, addr, &at) ||
+	    at >= SC_TIMESPEC_MAX_NS || clock_gettime(clock, &real_now) < 0)
 		return;
-	real_at = ts_ns(&real_now);
-	if (ts_ns(&ts) > virtual_now)
-		real_at += ts_ns(&ts) - virtual_now;
-	moved.tv_sec = (time_t)(real_at / 1000000000u);
-	moved.tv_nsec = (long)(real_at % 1000000000u);
-	if (sc_mem_write(t->proc, addr, &moved, sizeof(moved)) < 0)
+	real_at = (uint64_t)real_now.tv_sec * 1000000000u +
+		  (uint64_t)real_now.tv_nsec;
+	if (at > virtual_now)
+		real_at += at - virtual_now;
+	if (write_timespec(t, addr, real_at) < 0)
 		return;
 	t->deadline_addr = addr;
-	t->deadline_orig = ts;
+	t->deadline_orig_ns = at;
 }
 
 void sc_kernel_deadline_restore(struct sc_thread *t)
 {
 	if (!t->deadline_addr)
 		return;
-	sc_mem_write(t->proc, t->deadline_addr, &t->deadline_orig,
-		     sizeof(t->deadline_orig));
+	write_timespec(t, t->deadline_addr, t->deadline_orig_ns);
 	t->deadline_addr = 0;
 }

@@ -3,7 +3,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,31 +42,6 @@ static void native_verdict(int st, int err_pipe, const char *prog,
 		 sigabbrev_np(r->signal), strsignal(r->signal));
 }
 
-/* The parent pid in /proc/PID/stat ("pid (comm) S ppid ..."); 0 when
- * unreadable. */
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512];
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	const char *close_paren = strrchr(buf, ')');
-	char state;
-	int ppid;
-	if (!close_paren || sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2)
-		return 0;
-	return (pid_t)ppid;
-}
-
 /* Kill what the target left outside its process group (a child that
  * called setsid() and ignores SIGTERM, a double-forked daemon): the run
  * is their subreaper, so they are its children once their parents are
@@ -93,7 +67,7 @@ static void kill_leftovers(void)
 		struct dirent *de;
 		while ((de = readdir(d)) && nkilled < 64) {
 			pid_t child = (pid_t)atoi(de->d_name);
-			if (child <= 0 || parent_of(child) != self)
+			if (child <= 0 || sc_process_parent(child) != self)
 				continue;
 			if (kill(child, SIGKILL) == 0)
 				killed[nkilled++] = child;

@@ -639,13 +639,13 @@ void sc_schedule_one(struct sc_engine *e)
 	 * and takes the one the trace did. */
 	size_t first_due = SIZE_MAX;
 	bool vt_offered = false;
+	uint64_t vnow = sc_vclock_now_ns(e);
 	for (size_t i = 0; i < n; i++) {
 		struct sc_thread_view *v = &e->view_threads[i];
 		const struct sc_thread *t = e->view_map[i];
 		if (t->state != TH_IN_KERNEL || !t->vt_pending || t->vt_firing)
 			continue;
-		if (!hold_timed || eager ||
-		    sc_vclock_now_ns(e) >= t->vt_due_vns) {
+		if (!hold_timed || eager || vnow >= t->vt_due_vns) {
 			v->enabled = true;
 			v->next.kind = SC_EV_TIMEOUT;
 			e->view_enabled[nen++] = (uint32_t)i;
@@ -669,7 +669,6 @@ void sc_schedule_one(struct sc_engine *e)
 	if (idle || eager || (waiting && timed)) {
 		bool lazy_ok = idle &&
 			       (!in_kernel || (timed && kernel_asleep(e)));
-		uint64_t vnow = sc_vclock_now_ns(e);
 		for (size_t i = 0; i < n; i++) {
 			struct sc_thread_view *v = &e->view_threads[i];
 			const struct sc_thread *t = e->view_map[i];

@@ -102,24 +102,24 @@ bool sc_asleep_for_good(pid_t pid, pid_t tid)
 	return got == 7 && nr >= 0 && !has_timeout(nr, a);
 }
 
-/* The timeout of the syscall t is about to make (registers at its
- * entry), in microseconds (at least 1), when it is a poll, select,
- * epoll_wait or sigtimedwait that a timeout above zero can end; else 0
- * (none, or zero: it only looks). */
-bool sc_read_duration_ns(struct sc_process *p, uint64_t addr, uint64_t *ns)
+bool sc_read_timespec_ns(struct sc_process *p, uint64_t addr, uint64_t *ns)
 {
 	struct timespec ts;
 
 	if (!addr || sc_mem_read(p, addr, &ts, sizeof(ts)) < 0 ||
 	    ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000L)
 		return false;
-	if ((uint64_t)ts.tv_sec >= SC_DURATION_MAX_NS / 1000000000u)
-		*ns = SC_DURATION_MAX_NS;
+	if ((uint64_t)ts.tv_sec >= SC_TIMESPEC_MAX_NS / 1000000000u)
+		*ns = SC_TIMESPEC_MAX_NS;
 	else
 		*ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	return true;
 }
 
+/* The timeout of the syscall t is about to make (registers at its
+ * entry), in microseconds (at least 1), when it is a poll, select,
+ * epoll_wait or sigtimedwait that a timeout above zero can end; else 0
+ * (none, or zero: it only looks). */
 uint64_t sc_syscall_timeout_us(struct sc_thread *t)
 {
 	long nr = (long)t->regs.orig_rax;
@@ -140,7 +140,7 @@ uint64_t sc_syscall_timeout_us(struct sc_thread *t)
 			return 0;
 		return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 	default:
-		if (!sc_read_duration_ns(t->proc, at, &ns) || !ns)
+		if (!sc_read_timespec_ns(t->proc, at, &ns) || !ns)
 			return 0;
 		return ns >= 1000u ? ns / 1000u : 1;
 	}

@@ -114,7 +114,7 @@ static uint64_t sleep_duration(struct sc_thread *t, long nr)
 			return 0;
 		req = t->regs.rdx;
 	}
-	return sc_read_duration_ns(t->proc, req, &ns) ? ns : 0;
+	return sc_read_timespec_ns(t->proc, req, &ns) ? ns : 0;
 }
 
 /* Is t, at a yield or a sleep, where it was at one of its last ones?

@@ -15,15 +15,39 @@ uint64_t sc_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* The state letter of a /proc/.../stat text: "tid (comm) S ...", where
- * comm may hold spaces and parentheses. */
-static char state_letter(char *buf, ssize_t n)
+/* What follows the command name in a /proc/.../stat text read into buf
+ * (n bytes): "tid (comm) S ppid ...", where comm may hold spaces and
+ * parentheses; NULL when none. */
+static const char *after_comm(char *buf, ssize_t n)
 {
 	if (n <= 0)
-		return '?';
+		return NULL;
 	buf[n] = 0;
 	char *close = strrchr(buf, ')');
-	return close && close[1] == ' ' && close[2] ? close[2] : '?';
+	return close && close[1] == ' ' && close[2] ? close + 2 : NULL;
+}
+
+/* The state letter of such a text. */
+static char state_letter(char *buf, ssize_t n)
+{
+	const char *rest = after_comm(buf, n);
+
+	return rest ? rest[0] : '?';
+}
+
+pid_t sc_process_parent(pid_t pid)
+{
+	char path[64], buf[512];
+	int ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	const char *rest = after_comm(buf, n);
+	return rest && sscanf(rest, "%*c %d", &ppid) == 1 ? (pid_t)ppid : 0;
 }
 
 static int open_stat(pid_t pid, pid_t tid)

@@ -170,30 +170,25 @@ bool sc_vclock_clock_now_ns(const struct sc_engine *e, clockid_t clock,
 }
 
 uint64_t sc_vclock_abs_vns(const struct sc_engine *e, clockid_t clock,
-			   const struct timespec *ts)
+			   uint64_t at_ns)
 {
-	uint64_t base, at;
+	uint64_t base;
 
-	if (!clock_base(e->cfg, clock, &base))
+	if (!clock_base(e->cfg, clock, &base) || at_ns >= SC_TIMESPEC_MAX_NS)
 		return 0;
-	if (ts->tv_sec < 0 || ts->tv_nsec < 0 ||
-	    (uint64_t)ts->tv_sec > UINT64_MAX / 1000000000u / 2)
-		return 0;
-	at = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
-	return at > base ? at - base : 0;
+	return at_ns > base ? at_ns - base : 0;
 }
 
 uint64_t sc_vclock_sleep_end_vns(const struct sc_engine *e,
 				 struct sc_thread *t)
 {
-	uint64_t now = sc_vclock_now_ns(e);
-	struct timespec ts;
+	uint64_t now = sc_vclock_now_ns(e), at;
 
 	if (t->regs.orig_rax == SYS_clock_nanosleep &&
 	    (t->regs.rsi & TIMER_ABSTIME)) {
-		if (sc_mem_read(t->proc, t->regs.rdx, &ts, sizeof(ts)) < 0)
+		if (!sc_read_timespec_ns(t->proc, t->regs.rdx, &at))
 			return now;
-		return sc_vclock_abs_vns(e, (clockid_t)t->regs.rdi, &ts);
+		return sc_vclock_abs_vns(e, (clockid_t)t->regs.rdi, at);
 	}
 	return now + t->next.sleep_ns;
 }
