@@ -42,6 +42,15 @@ struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr)
 	return NULL;
 }
 
+void sc_bp_original_bytes(const struct sc_process *p, uint64_t addr,
+			  uint8_t *buf, size_t len)
+{
+	for (size_t i = bp_lower_bound(p, addr);
+	     i < p->nbps && p->bps[i].addr < addr + len; i++)
+		if (p->bps[i].inserted)
+			buf[p->bps[i].addr - addr] = p->bps[i].orig;
+}
+
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
 	      uint8_t access, const char *name)
 {
@@ -229,7 +238,7 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
 	return sc_regs_fetch(t);
 }
 
-static uint16_t mem_kind(uint8_t access)
+uint16_t sc_mem_event_kind(uint8_t access)
 {
 	return access == SC_ACC_READ ? SC_EV_MEM_READ :
 	       access == SC_ACC_WRITE ? SC_EV_MEM_WRITE : SC_EV_MEM_RMW;
@@ -263,7 +272,7 @@ int sc_bp_add_mem(struct sc_process *p, uint64_t lo, uint64_t hi, size_t n,
 		}
 		uint64_t a = ADDR(j);
 		merged[k++] = (struct sc_breakpoint){ .addr = a,
-			.orig = text[a - lo], .kind = mem_kind(table[j].access),
+			.orig = text[a - lo], .kind = sc_mem_event_kind(table[j].access),
 			.access = table[j].access, .inserted = true,
 			.name = NULL, .mem = &table[j] };
 		text[a - lo] = INT3;

@@ -293,6 +293,7 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 			.size = bp->mem->size, .pc = bp->addr,
 			.object = sc_mem_effective_address(bp->mem, &t->regs,
 							   bp->addr) };
+		sc_watch_escape(e, t, t->next.object, bp->mem->size);
 		sc_become_ready(e, t);
 		return;
 	}
@@ -360,6 +361,8 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 			resume_free(t);
 			return;
 		}
+		if (t->controlled && sc_watch_hit(e, t))
+			return;
 	}
 	if (sig == SIGSEGV && sc_vclock_tsc(e, t))
 		return;
@@ -500,6 +503,7 @@ static void on_exec(struct sc_engine *e, struct sc_thread *t)
 		if (t->state == TH_EXITING)
 			t->state = e->running == t ? TH_RUNNING : TH_IN_KERNEL;
 	}
+	sc_watch_forget(t);
 	sc_bp_clear(p);
 	sc_mem_open(p);
 	if (p != e->main_proc)

@@ -159,6 +159,9 @@ int sc_code_refresh(struct sc_process *p);
 /* A malloc'ed copy of n ranges; NULL when n is 0 or out of memory. */
 struct sc_code_range *sc_code_dup(const struct sc_code_range *r, size_t n);
 
+/* x86-64 debug registers for data watchpoints. */
+#define SC_WATCH_SLOTS 4
+
 struct sc_thread {
 	pid_t tid;
 	struct sc_process *proc;
@@ -170,6 +173,13 @@ struct sc_thread {
 	struct user_regs_struct regs;   /* valid while stopped */
 	bool regs_dirty;                /* must PTRACE_SETREGS before resuming */
 	struct user_regs_struct regs_read;      /* as last fetched */
+	/* Its stack mapping (0, 0: not looked up) and the slots of it that
+	 * other threads reached, watched (stack_watch.c). */
+	uint64_t stack_lo, stack_hi;
+	uint64_t watch_addr[SC_WATCH_SLOTS];
+	uint8_t watch_size[SC_WATCH_SLOTS];
+	uint32_t watch_hits[SC_WATCH_SLOTS];
+	unsigned nwatch;
 	int pending_signal;             /* deliver on the next resume */
 	/* Kept stopped at its fault for a debugger (hand_over.c): resuming
 	 * it is a no-op from then on. */
@@ -520,6 +530,12 @@ struct cs_insn;
  * handle (csh), in an instruction buffer of it. */
 bool sc_insn_boundary(size_t cs, struct cs_insn *in, const uint8_t *code,
 		      size_t back, size_t ahead, uint64_t pc);
+/* The memory-accessing instruction of p that ends at end (a data
+ * watchpoint stops a thread after the access): its address into *pc and
+ * its description into *m (stack operands included).  false when the
+ * instruction there is no memory access or cannot be told. */
+bool sc_mem_insn_ending_at(struct sc_process *p, uint64_t end, uint64_t *pc,
+			   struct sc_mem_insn *m);
 
 /* ---- spin_model.c ---- */
 /* Is t about to call pthread_spin_lock on a held spinlock, with
@@ -554,6 +570,12 @@ uint64_t sc_vclock_sleep_end_vns(const struct sc_engine *e,
 int sc_bp_add(struct sc_process *p, uint64_t addr, uint16_t kind,
 	      uint8_t access, const char *name);
 struct sc_breakpoint *sc_bp_find(struct sc_process *p, uint64_t addr);
+/* The event kind of a memory access (enum sc_access). */
+uint16_t sc_mem_event_kind(uint8_t access);
+/* buf holds p's memory [addr, addr + len): put back the bytes our int3s
+ * replaced there. */
+void sc_bp_original_bytes(const struct sc_process *p, uint64_t addr,
+			  uint8_t *buf, size_t len);
 int sc_bp_remove(struct sc_process *p, uint64_t addr);
 bool sc_bp_stale_trap(struct sc_thread *t);
 /* An int3's SIGTRAP still queued for t (stopped for an interrupt). */
@@ -610,9 +632,16 @@ int sc_dwarf_addr_line(const char *path, uint64_t vaddr, char *file,
 
 /* ---- mem_decode.c / mem_instrument.c ---- */
 struct cs_insn;
-/* rbp_frame: rbp is the frame pointer there (its operands are the
- * thread's own stack, not events). */
-bool sc_mem_describe(const struct cs_insn *in, bool rbp_frame,
+/* Which stack operands are no access of shared memory (the thread's own
+ * stack): rsp-based ones, also rbp-based ones where rbp is the frame
+ * pointer, or none (an instruction seen touching a stack slot another
+ * thread reached: stack_watch.c). */
+enum sc_stack_rule {
+	SC_STACK_RSP,
+	SC_STACK_RSP_RBP,
+	SC_STACK_SHARED,
+};
+bool sc_mem_describe(const struct cs_insn *in, enum sc_stack_rule stack,
 		     struct sc_mem_insn *m);
 /* ---- frame_functions.c ---- */
 struct Elf;
@@ -714,6 +743,17 @@ bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
  * virtual counter, resume t and return true. */
 bool sc_vclock_tsc(struct sc_engine *e, struct sc_thread *t);
 
+/* ---- stack_watch.c ---- */
+/* t's memory event touches addr (size bytes): at mem granularity (rules
+ * 4), when that is another stopped thread's stack, watch it there. */
+void sc_watch_escape(struct sc_engine *e, struct sc_thread *t, uint64_t addr,
+		     uint8_t size);
+/* t stopped with SIGTRAP: when its watchpoint fired, make the access its
+ * pending memory event (or resume it) and return true. */
+bool sc_watch_hit(struct sc_engine *e, struct sc_thread *t);
+/* t exec'ed: no watches, no stack known. */
+void sc_watch_forget(struct sc_thread *t);
+
 /* ---- maps.c ---- */
 /* One file-backed mapping (path starting with '/') of /proc/PID/maps. */
 struct sc_map_entry {
@@ -733,6 +773,9 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 			const char *const *name_prefixes, char *path,
 			size_t len, uint64_t *base);
 bool sc_maps_addr_shared(pid_t pid, uint64_t addr);
+/* Bounds [lo, hi) of the stack mapping of pid ([stack] or anonymous)
+ * that holds addr; 0, or -1 when none does. */
+int sc_maps_stack_at(pid_t pid, uint64_t addr, uint64_t *lo, uint64_t *hi);
 /* Read pid's maps once and answer the calls above for pid from that copy
  * until the matching sc_maps_release (holds nest; pid must be stopped
  * meanwhile).  0, or -1 (unreadable, or another pid is held): then the

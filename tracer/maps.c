@@ -262,27 +262,54 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 	return sc_maps_foreach(pid, find_one, &a) == 1 ? 0 : -1;
 }
 
+/* The mapping of pid that holds addr: its bounds, permissions ("rw-p")
+ * and name (a path, "[stack]", "" when anonymous; 4096 bytes).  false
+ * when none does or the maps cannot be read. */
+static bool mapping_at(pid_t pid, uint64_t addr, uint64_t *lo, uint64_t *hi,
+		       char perms[8], char *name)
+{
+	char line[4200];
+	bool found = false;
+
+	FILE *f = open_held_or_maps(pid);
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+		name[0] = '\0';
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %4095[^\n]", &start,
+			   &end, perms, name) < 3)
+			continue;
+		if (addr >= start && addr < end) {
+			*lo = start;
+			*hi = end;
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 /* Is addr in a shared mapping of pid (MAP_SHARED: shm, a shared anonymous
  * mapping, a shared file), one another process may see as well?  false
  * when the maps cannot be read. */
 bool sc_maps_addr_shared(pid_t pid, uint64_t addr)
 {
-	char line[4200];
-	bool shared = false;
+	uint64_t lo, hi;
+	char perms[8] = "", name[4096];
 
-	FILE *f = open_held_or_maps(pid);
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end;
-		char perms[8] = "";
-		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3)
-			continue;
-		if (addr >= start && addr < end) {
-			shared = perms[3] == 's';
-			break;
-		}
-	}
-	fclose(f);
-	return shared;
+	return mapping_at(pid, addr, &lo, &hi, perms, name) && perms[3] == 's';
+}
+
+int sc_maps_stack_at(pid_t pid, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	char perms[8] = "", name[4096];
+
+	/* A stack is the main thread's [stack] or an anonymous mapping (a
+	 * thread's, a coroutine's); rsp in the heap (a stack malloc'ed for
+	 * makecontext) would make every heap access a stack's. */
+	if (!mapping_at(pid, addr, lo, hi, perms, name) ||
+	    (name[0] && strcmp(name, "[stack]") != 0))
+		return -1;
+	return 0;
 }

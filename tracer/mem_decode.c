@@ -4,8 +4,9 @@
  * itself instead of single-stepping.
  *
  * Not events (DESIGN.md): operands based on rsp, or on rbp where it is
- * the frame pointer (rbp_frame; frame_functions.c) (the thread's own
- * stack), push/pop/call/ret/leave/enter, fs/gs-relative operands
+ * the frame pointer (SC_STACK_RSP_RBP; frame_functions.c) (the thread's
+ * own stack; unless another thread was seen reaching into it,
+ * stack_watch.c), push/pop/call/ret/leave/enter, fs/gs-relative operands
  * (thread-local storage, the stack protector), lea and nop (no access),
  * prefetches.  Lock-prefixed instructions and xchg with memory are atomic
  * read-modify-writes.
@@ -114,7 +115,8 @@ static void decode_emulation(const cs_insn *in, const cs_x86 *x,
 
 /* Describe instruction in if it accesses shared memory.  Returns true and
  * fills *m when it is an event. */
-bool sc_mem_describe(const cs_insn *in, bool rbp_frame, struct sc_mem_insn *m)
+bool sc_mem_describe(const cs_insn *in, enum sc_stack_rule stack,
+		     struct sc_mem_insn *m)
 {
 	const cs_x86 *x = &in->detail->x86;
 	const cs_x86_op *mem = NULL;
@@ -132,8 +134,10 @@ bool sc_mem_describe(const cs_insn *in, bool rbp_frame, struct sc_mem_insn *m)
 	if (!mem || mem->mem.segment != X86_REG_INVALID)
 		return false;
 	unsigned base = mem->mem.base, index = mem->mem.index;
-	if (base == X86_REG_RSP || base == X86_REG_ESP ||
-	    (rbp_frame && (base == X86_REG_RBP || base == X86_REG_EBP)))
+	if (stack != SC_STACK_SHARED &&
+	    (base == X86_REG_RSP || base == X86_REG_ESP ||
+	     (stack == SC_STACK_RSP_RBP &&
+	      (base == X86_REG_RBP || base == X86_REG_EBP))))
 		return false;
 	memset(m, 0, sizeof(*m));
 	m->len = (uint8_t)in->size;

@@ -88,7 +88,8 @@ static void scan_section(csh cs, const uint8_t *code, size_t size,
 			k++;
 		bool rbp_frame = !fp || (k < fp->n &&
 					 fp->v[k].lo <= in->address);
-		if (sc_mem_describe(in, rbp_frame, &m) &&
+		if (sc_mem_describe(in, rbp_frame ? SC_STACK_RSP_RBP
+						  : SC_STACK_RSP, &m) &&
 		    (which == SC_SITES_MEMORY || m.access == SC_ACC_RMW) &&
 		    (!outside || m.access == SC_ACC_RMW))
 			push_site(out, in->address, &m);

@@ -62,8 +62,10 @@ static bool decode_at(csh cs, cs_insn *in, struct sc_process *p, uint64_t pc,
 		size--;
 	if (size == 0 || !cs_disasm_iter(cs, &c, &size, &a, in))
 		return false;
-	/* A racing pc was an event in a pilot run, whatever its base. */
-	return sc_mem_describe(in, false, m);
+	/* A racing pc was an event in a pilot run, whatever its base: one
+	 * based on rsp too, where the stack slot was watched (rules 4,
+	 * stack_watch.c); before, no such pc was ever an event. */
+	return sc_mem_describe(in, SC_STACK_SHARED, m);
 }
 
 /* Bytes before pc where the boundary sweeps start, and how many starts. */
@@ -121,6 +123,46 @@ static void read_window(struct sc_process *p, uint64_t pc, struct window *w)
 		w->back--;
 		from++;
 	}
+}
+
+bool sc_mem_insn_ending_at(struct sc_process *p, uint64_t end, uint64_t *pc,
+			   struct sc_mem_insn *m)
+{
+	cs_insn *in;
+	csh cs;
+	bool found = false;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return false;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(cs);
+	/* Shortest first: a longer candidate that decodes to end too is
+	 * told apart by the boundary sweeps. */
+	for (uint64_t len = 1; in && len <= INSN_MAX && len < end; len++) {
+		uint64_t start = end - len, a = start;
+		struct window w;
+		const uint8_t *c;
+		size_t size;
+
+		read_window(p, start, &w);
+		/* Our int3s on the instructions around it (mem granularity)
+		 * would decode as other instructions. */
+		sc_bp_original_bytes(p, start - w.back, w.code,
+				     w.back + w.ahead);
+		if (!sc_insn_boundary(cs, in, w.code, w.back, w.ahead, start))
+			continue;
+		c = w.code + w.back;
+		size = w.ahead;
+		if (!cs_disasm_iter(cs, &c, &size, &a, in) || a != end)
+			continue;
+		found = sc_mem_describe(in, SC_STACK_SHARED, m);
+		*pc = start;
+		break;
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return found;
 }
 
 /* What a pc's window decided, kept for the job's later runs: the same

@@ -9,7 +9,9 @@
 # runs with --jobs 1 and --jobs 2 (the learnt set is a function of the
 # pilot's runs in run order, whatever the jobs); the trace header of a
 # race run records granularity race and the instructions, that of a pilot
-# run mem with own_libraries; a race-free program gets race_pcs [] (plain
+# run mem with own_libraries; a lost update on main's local captured by
+# reference is found (main's side is a watched stack slot); a race-free
+# program gets race_pcs [] (plain
 # sync runs) and no bug; correct targets pass 30 race runs; a systematic
 # search refuses race granularity.  Counts only, no timing.
 set -u
@@ -176,6 +178,34 @@ hits=$(json_get "$SC_TMP/lambda.json" 'd["failing_runs"]')
 tap_diag "lambda_race: $hits of $RUNS default runs fail"
 tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo yes)" 1/yes \
 	"lambda_race: the default configuration finds the lost update (at least 10 of $RUNS)"
+
+# A local of main's captured by reference and updated by main and a
+# worker: main's accesses are rsp-based, no memory events until the
+# pilot sees the worker reach main's stack and watches the slot in main
+# (tracer/stack_watch.c).  Measured with seeds 1 and 2: 49 of 100 default
+# runs fail (0 of 200 before the watch); the analysis of a mem session
+# names both updates; a failing run after the pilot replays.
+local_race=$(sc_target main_local_race)
+rc=$(sc_launch_json "$SC_TMP/local.json" -n "$RUNS" --seed "$SEED" \
+	--keep-going -- "$local_race")
+hits=$(json_get "$SC_TMP/local.json" 'd["failing_runs"]')
+tap_diag "main_local_race: $hits of $RUNS default runs fail"
+tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
+	"main_local_race: the lost update on main's local is found by default (at least $MIN of $RUNS)"
+trace=$(json_get "$SC_TMP/local.json" \
+	"[b['trace'] for b in d['bugs'] if b['run'] > $PILOT][0]")
+sc replay "$trace" --json >"$SC_TMP/local.replay" 2>/dev/null || :
+tap_is "$(json_get "$SC_TMP/local.replay" '[d["verdict"], d["diverged_at"]]')" \
+	'["assert", null]' "main_local_race: a failing race run replays"
+rc=$(sc_launch_json "$SC_TMP/local_mem.json" --granularity mem -n 20 \
+	--seed "$SEED" --keep-going --keep-traces all -- "$local_race")
+sc analyze --json "$(json_get "$SC_TMP/local_mem.json" 'd["out_dir"]')" \
+	>"$SC_TMP/local_an.json" 2>/dev/null
+main_line=$(grep -n '// MAIN$' "$top_srcdir/tests/targets/main_local_race.cc" | cut -d: -f1)
+worker_line=$(grep -n '// WORKER$' "$top_srcdir/tests/targets/main_local_race.cc" | cut -d: -f1)
+tap_is "$(json_get "$SC_TMP/local_an.json" 'sorted({r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]})')" \
+	"[\"main_local_race.cc:$worker_line\", \"main_local_race.cc:$main_line\"]" \
+	"main_local_race: mem granularity's analysis names main's and the worker's update (lines $main_line, $worker_line)"
 
 # A long single-threaded set-up (150000 stores) before the racing
 # threads start: the pilot's memory points wait for the first thread, so

@@ -338,7 +338,9 @@ struct sc_run_config {
 	 * pointer (frame_functions.c), 2 also plants a process's memory,
 	 * race and atomic sites at its first thread creation, not at its
 	 * entry point (dispatch.c), 3 also leaves out the plain accesses of
-	 * Rust's standard library linked into a module (its atomics stay). */
+	 * Rust's standard library linked into a module (its atomics stay),
+	 * 4 also watches a thread's stack slot once another thread's access
+	 * reached it (stack_watch.c). */
 	uint32_t mem_sites;
 	/* The clock functions of the vDSO answer with clock_*_ns plus the
 	 * run's progress (vclock.c), so that time is part of the schedule. */
