@@ -643,6 +643,16 @@ enum sc_stack_rule {
 };
 bool sc_mem_describe(const struct cs_insn *in, enum sc_stack_rule stack,
 		     struct sc_mem_insn *m);
+/* Length of the VEX- or EVEX-encoded instruction at c (n bytes there),
+ * 0 when it is none or is cut short.  Capstone 4 leaves some AVX-512
+ * instructions undecoded (vpcmpeqb %ymm19,%ymm16,%k0); a sweep that went
+ * on a byte later decoded their middle as a memory access and put an
+ * int3 inside them. */
+size_t sc_vex_length(const uint8_t *c, size_t n);
+/* How far a linear sweep goes past bytes Capstone did not decode: over a
+ * VEX/EVEX instruction whole, else one byte (data in text, another
+ * unknown opcode). */
+size_t sc_undecoded_length(const uint8_t *c, size_t n);
 /* ---- frame_functions.c ---- */
 struct Elf;
 /* The functions of elf that keep a frame pointer (push %rbp; mov

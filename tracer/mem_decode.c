@@ -185,3 +185,73 @@ uint64_t sc_mem_effective_address(const struct sc_mem_insn *m,
 		ea += sc_reg_value(r, m->index) * (m->scale ? m->scale : 1);
 	return ea;
 }
+
+/* Opcodes of map 1 (0F) that take an imm8 in their VEX/EVEX forms too:
+ * the shifts by immediate, pshufd/pshufhw/pshuflw, cmpps, pinsrw,
+ * pextrw, shufps. */
+static bool map1_imm8(uint8_t op)
+{
+	return (op >= 0x70 && op <= 0x73) || op == 0xc2 || op == 0xc4 ||
+	       op == 0xc5 || op == 0xc6;
+}
+
+size_t sc_vex_length(const uint8_t *c, size_t n)
+{
+	size_t i = 0, len;
+	unsigned map;
+	uint8_t op, modrm, mod, rm;
+
+	/* Address-size and segment prefixes may come first. */
+	while (i < n && i < 4 && (c[i] == 0x67 || c[i] == 0x2e ||
+				  c[i] == 0x36 || c[i] == 0x3e ||
+				  c[i] == 0x26 || c[i] == 0x64 || c[i] == 0x65))
+		i++;
+	if (i + 4 > n)
+		return 0;
+	switch (c[i]) {
+	case 0x62:      /* EVEX: 62 P0 P1 P2 opcode modrm */
+		map = c[i + 1] & 0x07;
+		i += 4;
+		break;
+	case 0xc4:      /* VEX3: c4 R.X.B.map W.vvvv.L.pp opcode modrm */
+		map = c[i + 1] & 0x1f;
+		i += 3;
+		break;
+	case 0xc5:      /* VEX2: c5 R.vvvv.L.pp opcode modrm */
+		map = 1;
+		i += 2;
+		break;
+	default:
+		return 0;
+	}
+	if (i + 2 > n)
+		return 0;
+	op = c[i];
+	modrm = c[i + 1];
+	len = i + 2;
+	mod = modrm >> 6;
+	rm = modrm & 7;
+	if (mod != 3) {
+		if (rm == 4) {
+			if (len >= n)
+				return 0;
+			if (mod == 0 && (c[len] & 7) == 5)
+				len += 4;       /* SIB without base: disp32 */
+			len++;
+		} else if (mod == 0 && rm == 5) {
+			len += 4;               /* rip-relative */
+		}
+		len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	}
+	if (map == 3 || (map == 1 && map1_imm8(op)))
+		len++;
+	return len <= 15 && len <= n ? len : 0;
+}
+
+
+size_t sc_undecoded_length(const uint8_t *c, size_t n)
+{
+	size_t len = sc_vex_length(c, n);
+
+	return len ? len : 1;
+}

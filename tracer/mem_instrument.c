@@ -75,10 +75,13 @@ static void scan_section(csh cs, const uint8_t *code, size_t size,
 		return;
 	while (size > 0) {
 		if (!cs_disasm_iter(cs, &p, &size, &a, in)) {
-			/* Data in text or an unknown opcode: resync a byte on. */
-			p++;
-			size--;
-			a++;
+			/* An AVX instruction Capstone does not know: over it
+			 * whole.  Data in text or another unknown opcode:
+			 * resync a byte on. */
+			size_t skip = sc_undecoded_length(p, size);
+			p += skip;
+			size -= skip;
+			a += skip;
 			continue;
 		}
 		bool outside = only && !sc_addr_ranges_contain(only, in->address);

@@ -89,9 +89,10 @@ bool sc_insn_boundary(size_t cs, struct cs_insn *in, const uint8_t *code,
 		 * instruction) are stepped over one at a time. */
 		while (a < pc && size > 0) {
 			if (!cs_disasm_iter(cs, &c, &size, &a, in)) {
-				c++;
-				size--;
-				a++;
+				size_t skip = sc_undecoded_length(c, size);
+				c += skip;
+				size -= skip;
+				a += skip;
 			}
 		}
 		hits += a == pc;
