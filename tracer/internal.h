@@ -783,6 +783,9 @@ int sc_maps_find_module(pid_t pid, const char *path_equal,
 			const char *const *name_prefixes, char *path,
 			size_t len, uint64_t *base);
 bool sc_maps_addr_shared(pid_t pid, uint64_t addr);
+/* Is addr in an executable mapping of pid (a file's, the vDSO, a JIT's
+ * anonymous code)?  false when the maps cannot be read. */
+bool sc_maps_addr_executable(pid_t pid, uint64_t addr);
 /* Bounds [lo, hi) of the stack mapping of pid ([stack] or anonymous)
  * that holds addr; 0, or -1 when none does. */
 int sc_maps_stack_at(pid_t pid, uint64_t addr, uint64_t *lo, uint64_t *hi);

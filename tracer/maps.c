@@ -301,6 +301,14 @@ bool sc_maps_addr_shared(pid_t pid, uint64_t addr)
 	return mapping_at(pid, addr, &lo, &hi, perms, name) && perms[3] == 's';
 }
 
+bool sc_maps_addr_executable(pid_t pid, uint64_t addr)
+{
+	uint64_t lo, hi;
+	char perms[8] = "", name[4096];
+
+	return mapping_at(pid, addr, &lo, &hi, perms, name) && perms[2] == 'x';
+}
+
 int sc_maps_stack_at(pid_t pid, uint64_t addr, uint64_t *lo, uint64_t *hi)
 {
 	char perms[8] = "", name[4096];

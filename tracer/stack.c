@@ -12,9 +12,12 @@
  * and the whole stack what the thread was doing.  The thread must be in a
  * ptrace stop.
  */
+#include <errno.h>
 #include <libunwind-ptrace.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 
 #include "fnv.h"
 #include "internal.h"
@@ -113,14 +116,50 @@ static size_t describe_frame(pid_t pid, uint64_t pc, bool innermost,
 	return n;
 }
 
+/* The thread stopped where no code is mapped: a call through a null or
+ * wild function pointer (a destroyed object's vtable, a freed callback).
+ * The call pushed its return address: when [rsp] is code, frame 0 is
+ * named by its bare address and the thread's registers are moved to the
+ * caller (rip = [rsp], rsp + 8) for libunwind, which reads them from the
+ * thread; *saved, to put back (QA: "SIGSEGV at 0x0" had no stack). */
+static bool called_nowhere(pid_t pid, pid_t tid, struct sc_frame *frame,
+			   struct user_regs_struct *saved)
+{
+	struct user_regs_struct caller;
+	char path[4096];
+	long ret;
+
+	if (ptrace(PTRACE_GETREGS, tid, 0, saved) < 0 ||
+	    sc_maps_addr_executable(pid, saved->rip))
+		return false;
+	errno = 0;
+	ret = ptrace(PTRACE_PEEKDATA, tid, (void *)saved->rsp, 0);
+	if ((ret == -1 && errno) || ret == 0 ||
+	    sc_addr_module(pid, (uint64_t)ret, path, sizeof(path)) < 0)
+		return false;
+	caller = *saved;
+	caller.rip = (uint64_t)ret;
+	caller.rsp += 8;
+	if (ptrace(PTRACE_SETREGS, tid, 0, &caller) < 0)
+		return false;
+	*frame = (struct sc_frame){ .pc = saved->rip };
+	snprintf(frame->text, sizeof(frame->text), "??");
+	return true;
+}
+
 size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 		       size_t max)
 {
 	bool held = sc_maps_hold(pid) == 0;
+	struct user_regs_struct saved;
 	void *upt;
 	unw_cursor_t cursor;
-	size_t n = 0;
+	size_t n;
 
+	/* Before the cursor: it reads the registers it starts from. */
+	bool moved = max > 1 && called_nowhere(pid, tid, &frames[0], &saved);
+
+	n = moved;
 	if (start_cursor(space_for(pid), tid, &upt, &cursor)) {
 		unw_word_t last_ip = 0, last_sp = 0;
 		do {
@@ -130,7 +169,7 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 			unw_get_reg(&cursor, UNW_REG_SP, &sp);
 			/* A step that goes nowhere (no unwind information for
 			 * a fresh thread's stack): the rest would repeat it. */
-			if (n && ip == last_ip && sp == last_sp)
+			if (n > moved && ip == last_ip && sp == last_sp)
 				break;
 			last_ip = ip;
 			last_sp = sp;
@@ -139,6 +178,8 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 		} while (n < max && unw_step(&cursor) > 0);
 		_UPT_destroy(upt);
 	}
+	if (moved)
+		ptrace(PTRACE_SETREGS, tid, 0, &saved);
 	if (held)
 		sc_maps_release();
 	return n;

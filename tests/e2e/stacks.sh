@@ -248,5 +248,16 @@ esac
 tap_is "$(json_get "$SC_TMP/sig.json" 'd["bugs"][0]["stacks"][0]["thread"]' 2>/dev/null || echo none)" \
 	1 "signal_unblocked: the stack shown is T1's"
 
+# A call through a null function pointer stops at pc 0, where nothing
+# unwinds: the stack goes on from the return address the call pushed,
+# and the report names the calling line.
+call_line=$(grep -n '/\* CALL \*/' "$top_srcdir/tests/targets/null_callback.c" | cut -d: -f1)
+rc=0
+sc launch --json -n 1 --seed 1 -- "$(sc_target null_callback)" \
+	>"$SC_TMP/null.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/null.json" '[d["bugs"][0]["kind"], "notify at null_callback.c:'"$call_line"'" in d["bugs"][0]["message"], ["%s:%s" % (f["function"], f["line"]) for f in d["bugs"][0]["stacks"][0]["frames"][:3]]]')" \
+	"1/[\"crash\", true, [\"None:None\", \"notify:$call_line\", \"worker:$((call_line + 5))\"]]" \
+	"null_callback: a call through a null pointer is reported from its caller, with the stack below"
+
 sc_check_no_leftovers
 tap_done
