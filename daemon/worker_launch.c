@@ -1370,7 +1370,7 @@ static int job_child(void *ctx, int fd, uint32_t job, int cpu)
 		sc_strf(L->fatal, sizeof(L->fatal), "out of memory");
 	sc_race_pilot_init(&L->race_pilot, L->runs);
 	if (L->race)
-		sc_pilot_skip(&L->pilot, L->runs, L->race_pilot.size);
+		sc_pilot_skip(&L->pilot, L->runs, L->race_pilot.first);
 	for (size_t p = job; p < L->nplan && !L->fatal[0]; p += L->njobs) {
 		if (!catch_up(L, L->plan[p]))
 			break;

@@ -7,10 +7,34 @@
 
 #include "strategy/race_pilot.h"
 
+/* Pilot run number j (1-based): 1..first, then the powers of two from
+ * SC_RACE_PILOT_LATER on. */
+static uint32_t pilot_run(const struct sc_race_pilot *p, uint32_t j)
+{
+	uint32_t later = j - p->first - 1;
+
+	if (j <= p->first)
+		return j;
+	return later < 26 ? (uint32_t)SC_RACE_PILOT_LATER << later : UINT32_MAX;
+}
+
+/* How many pilot runs come before run `run`. */
+static uint32_t pilots_below(const struct sc_race_pilot *p, uint32_t run)
+{
+	uint32_t n = 0;
+
+	while (n < p->size && pilot_run(p, n + 1) < run)
+		n++;
+	return n;
+}
+
 void sc_race_pilot_init(struct sc_race_pilot *p, uint32_t runs)
 {
 	memset(p, 0, sizeof(*p));
-	p->size = runs < SC_RACE_PILOT_RUNS ? runs : SC_RACE_PILOT_RUNS;
+	p->first = runs < SC_RACE_PILOT_RUNS ? runs : SC_RACE_PILOT_RUNS;
+	p->size = p->first;
+	while (p->size < p->first + 26 && pilot_run(p, p->size + 1) <= runs)
+		p->size++;
 }
 
 void sc_race_pilot_free(struct sc_race_pilot *p)
@@ -21,7 +45,9 @@ void sc_race_pilot_free(struct sc_race_pilot *p)
 
 bool sc_race_pilot_is_pilot(const struct sc_race_pilot *p, uint32_t run)
 {
-	return run >= 1 && run <= p->size;
+	uint32_t j = pilots_below(p, run) + 1;
+
+	return run >= 1 && j <= p->size && pilot_run(p, j) == run;
 }
 
 uint32_t sc_race_pilot_next_silent(const struct sc_race_pilot *p,
@@ -31,8 +57,8 @@ uint32_t sc_race_pilot_next_silent(const struct sc_race_pilot *p,
 
 	if (run == 0)
 		return 0;
-	need = run - 1 < p->size ? run - 1 : p->size;
-	return p->done < need ? p->done + 1 : 0;
+	need = pilots_below(p, run);
+	return p->done < need ? pilot_run(p, p->done + 1) : 0;
 }
 
 /* pc among the sorted pcs[0..n). */
@@ -61,7 +87,7 @@ int sc_race_pilot_learn(struct sc_race_pilot *p, uint32_t run,
 {
 	size_t old = p->n;
 
-	if (run != p->done + 1 || run > p->size)
+	if (p->done >= p->size || run != pilot_run(p, p->done + 1))
 		return 0;
 	/* Room for all of them up front, so that a failure learns nothing
 	 * and the set stays that of runs 1..done. */
@@ -83,6 +109,6 @@ int sc_race_pilot_learn(struct sc_race_pilot *p, uint32_t run,
 	}
 	if (p->n > old)
 		qsort(p->pcs, p->n, sizeof(*p->pcs), cmp_u64);
-	p->done = run;
+	p->done++;
 	return 0;
 }

@@ -573,6 +573,44 @@ static void test_edges(void)
 	}
 }
 
+/* Race granularity's scheduling points (sc_trace_racing_pcs): both sides
+ * of a race, and the plain accesses to a word another thread changed
+ * with an atomic read-modify-write (a reference count read again after
+ * lock xadd, the load of an atomic flag), which the detector takes for
+ * synchronisation; not those of the thread that alone made the rmws. */
+static void test_racing_pcs(void)
+{
+	struct tev evs[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x10, 0, {0} },     /* race */
+		{ 2, SC_EV_MEM_WRITE, VAR_X, 0x14, 0, {0} },     /* race */
+		{ 1, SC_EV_MEM_RMW, VAR_Y, 0x20, 0, {0} },       /* refcount-- */
+		{ 2, SC_EV_MEM_RMW, VAR_Y, 0x20, 0, {0} },
+		{ 1, SC_EV_MEM_READ, VAR_Y, 0x24, 0, {0} },      /* read again */
+		{ 2, SC_EV_MEM_READ, VAR_Y, 0x24, 0, {0} },
+		{ 1, SC_EV_MEM_RMW, VAR_Y + 64, 0x30, 0, {0} },  /* T1's own */
+		{ 1, SC_EV_MEM_READ, VAR_Y + 64, 0x34, 0, {0} },
+	};
+	struct sc_trace t;
+	uint64_t *pcs = NULL;
+	size_t n = 0;
+	char err[256], got[256] = "";
+
+	make_trace(&t, evs, sizeof(evs) / sizeof(evs[0]), 0);
+	ok(sc_trace_racing_pcs(&t, &pcs, &n, err, sizeof(err)) == 0,
+	   "racing pcs: computed");
+	for (size_t i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%#llx",
+			 i ? " " : "", (unsigned long long)pcs[i]);
+	is_str(got, "0x10 0x14 0x24",
+	       "racing pcs: the race, the count read after another thread's rmw, not T1's own word");
+	free(pcs);
+	free_trace(&t);
+}
+
 /* Read-write locks (hb_rules.h): a write unlock orders every later lock,
  * read unlocks order a later write lock, two readers are not ordered; and
  * the lock is taken when its call returns, not at its entry. */
@@ -773,6 +811,7 @@ int main(void)
 	test_readers();
 	test_estimates();
 	test_edges();
+	test_racing_pcs();
 	test_rwlock();
 	test_order_independent();
 	test_truncated();

@@ -16,7 +16,7 @@
 #include "strategy/race_pilot.h"
 #include "tap.h"
 
-#define RUNS 20
+#define RUNS 100
 
 /* What pilot run r "found": overlapping, unsorted, with duplicates. */
 static size_t found(uint32_t r, uint64_t *out)
@@ -72,11 +72,16 @@ int main(void)
 	uint64_t pcs[8];
 
 	sc_race_pilot_init(&p, 100);
-	is_int(p.size, SC_RACE_PILOT_RUNS, "P = SC_RACE_PILOT_RUNS");
+	is_int(p.first, SC_RACE_PILOT_RUNS, "P = SC_RACE_PILOT_RUNS");
+	is_int(p.size, SC_RACE_PILOT_RUNS + 2, "100 runs: P pilot runs, then 32 and 64");
 	ok(sc_race_pilot_is_pilot(&p, 1) &&
 	   sc_race_pilot_is_pilot(&p, SC_RACE_PILOT_RUNS) &&
 	   !sc_race_pilot_is_pilot(&p, SC_RACE_PILOT_RUNS + 1) &&
 	   !sc_race_pilot_is_pilot(&p, 0), "runs 1..P are the pilot");
+	ok(sc_race_pilot_is_pilot(&p, 32) && sc_race_pilot_is_pilot(&p, 64) &&
+	   !sc_race_pilot_is_pilot(&p, 16) && !sc_race_pilot_is_pilot(&p, 33) &&
+	   !sc_race_pilot_is_pilot(&p, 128),
+	   "and runs 32 and 64, not 16, 33 or 128 (past the session)");
 	is_int(sc_race_pilot_next_silent(&p, 1), 0, "run 1 needs nothing");
 	is_int(sc_race_pilot_next_silent(&p, 4), 1,
 	       "run 4 needs pilot run 1 first");
@@ -97,9 +102,18 @@ int main(void)
 	sc_race_pilot_learn(&p, SC_RACE_PILOT_RUNS + 1, pcs,
 			    found(SC_RACE_PILOT_RUNS + 1, pcs));
 	ok(p.n == frozen && p.done == SC_RACE_PILOT_RUNS,
-	   "after the pilot the set is frozen");
-	is_int(sc_race_pilot_next_silent(&p, 50), 0,
-	       "a later run needs nothing more");
+	   "after the first pilot runs the set stays until run 32");
+	is_int(sc_race_pilot_next_silent(&p, 20), 0,
+	       "run 20 needs nothing more");
+	is_int(sc_race_pilot_next_silent(&p, 50), 32,
+	       "run 50 needs pilot run 32 first");
+	sc_race_pilot_learn(&p, 64, pcs, found(64, pcs));
+	is_int(p.done, SC_RACE_PILOT_RUNS, "run 64 before run 32: ignored");
+	sc_race_pilot_learn(&p, 32, pcs, found(32, pcs));
+	ok(p.done == SC_RACE_PILOT_RUNS + 1 && p.n > frozen,
+	   "run 32 learnt: the set grows again");
+	is_int(sc_race_pilot_next_silent(&p, 64), 0, "run 64 needs nothing more");
+	is_int(sc_race_pilot_next_silent(&p, 100), 64, "run 100 needs run 64");
 	sc_race_pilot_learn(&p, 0, NULL, 0);
 	sc_race_pilot_free(&p);
 
@@ -123,8 +137,9 @@ int main(void)
 		ok(same, "--jobs %u: every run gets the set of --jobs 1", nj);
 	}
 	ok(one[1] != one[2] && one[2] != one[3] &&
-	   one[SC_RACE_PILOT_RUNS + 1] == one[RUNS],
-	   "the set grows over the pilot, then stays");
+	   one[SC_RACE_PILOT_RUNS + 1] == one[32] && one[32] != one[33] &&
+	   one[33] == one[64] && one[64] != one[65] && one[65] == one[RUNS],
+	   "the set grows over the pilot, stays, and grows at runs 32 and 64");
 	/* The strategies' pilot after a race pilot of 5 runs. */
 	struct sc_strategy_session learnt = { 0 };
 	struct sc_pilot sp;
