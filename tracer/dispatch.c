@@ -880,8 +880,14 @@ bool sc_other_can_run(struct sc_engine *e, const struct sc_thread *t)
 		const struct sc_thread *o = e->threads[i];
 		if (o == t || !o->controlled || o->proc->exiting)
 			continue;
+		/* A timed wait, or a poll whose timeout is virtual, can
+		 * time out once the running thread stops: it must be
+		 * looked at (QA: main spinning until a poll(100 ms) of
+		 * another thread returned ran forever). */
 		if ((o->state == TH_READY && !o->spin_wait) ||
-		    (o->state == TH_BLOCKED && o->wait_timed))
+		    (o->state == TH_BLOCKED && o->wait_timed) ||
+		    (o->state == TH_IN_KERNEL && o->vt_pending &&
+		     !o->vt_firing))
 			return true;
 	}
 	return false;

@@ -549,6 +549,9 @@ bool sc_spin_waits(const struct sc_engine *e, struct sc_thread *t);
 /* The run's virtual time now, in ns since its base (the clock reads so
  * far count; this look is not one). */
 uint64_t sc_vclock_now_ns(const struct sc_engine *e);
+/* Virtual time a budget preemption stands for: the CPU budget of a
+ * computation at the default slice (preempt.c: 250 slices of 2 ms). */
+#define SC_BUDGET_VNS 500000000ull
 /* A wait that ended by its timeout ends when its time came: virtual
  * time moves on to due_vns if it is not there yet. */
 void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns);

@@ -13,7 +13,8 @@ RUNS=100
 for name in bounded_buffer sync_zoo pipe_reader eventfd_mailbox poll_ticker poll_timeout_reader fork_exec many_threads \
 	spin_handoff c11_threads cancel_blocked exec_threaded main_pthread_exit \
 	signal_wakes_sleeper robust_owner_dies pshared_sem yield_until_timeouts timed_measure \
-	yield_then_write pshared_deadline; do
+	yield_then_write pshared_deadline deadline_order spin_until_poll \
+	itimer_measured; do
 	bin=$(sc_target "$name")
 	native=$SC_TMP/$name.native
 	json=$SC_TMP/$name.json
