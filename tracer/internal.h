@@ -85,6 +85,10 @@ struct sc_breakpoint {
 	bool inserted;
 	uint32_t hits;          /* mem: events at it (cfg->mem_site_cap) */
 	const char *name;       /* libc function name, for reports */
+	/* A libc function with hidden static state (strtok, localtime,
+	 * getenv): the state's pseudo-address, the object of its calls'
+	 * memory events (rules 5); 0 otherwise. */
+	uint64_t hidden_state;
 	struct sc_mem_insn *mem;        /* mem events; owned by the engine */
 	/* Decoded instruction under the int3 (emulate.c). */
 	uint8_t emu_op, emu_reg, emu_base, emu_len;
@@ -107,6 +111,9 @@ struct sc_process {
 	uint64_t removed_bps[8];
 	unsigned nremoved;      /* count of removals, a ring index */
 	bool libc_ready;        /* sync breakpoints planted for this image */
+	/* sc_process_is_own() of this image, for its hidden-state calls:
+	 * 0 not asked yet, 1 own, 2 a runtime's or a tool's. */
+	uint8_t own_image;
 	/* Its memory, race and atomic sites wait for its first thread
 	 * creation (sc_run_config.mem_sites >= 2). */
 	bool sites_pending;

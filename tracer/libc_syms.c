@@ -28,54 +28,78 @@ struct sync_fn {
 	const char *name;
 	uint16_t kind;
 	uint8_t access;
+	/* Functions with hidden static state (memory events, rules 5): the
+	 * function that names the state they share. */
+	const char *state;
 };
 
 static const struct sync_fn sync_fns[] = {
-	{ "pthread_mutex_lock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
-	{ "pthread_mutex_timedlock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
-	{ "pthread_mutex_clocklock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
-	{ "pthread_mutex_trylock", SC_EV_MUTEX_TRYLOCK, SC_ACC_RMW },
-	{ "pthread_mutex_unlock", SC_EV_MUTEX_UNLOCK, SC_ACC_RMW },
-	{ "pthread_cond_wait", SC_EV_COND_WAIT, SC_ACC_RMW },
-	{ "pthread_cond_timedwait", SC_EV_COND_WAIT, SC_ACC_RMW },
-	{ "pthread_cond_clockwait", SC_EV_COND_WAIT, SC_ACC_RMW },
-	{ "pthread_cond_signal", SC_EV_COND_SIGNAL, SC_ACC_WRITE },
-	{ "pthread_cond_broadcast", SC_EV_COND_BROADCAST, SC_ACC_WRITE },
-	{ "pthread_rwlock_rdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
-	{ "pthread_rwlock_tryrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
-	{ "pthread_rwlock_timedrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
-	{ "pthread_rwlock_clockrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ },
-	{ "pthread_rwlock_wrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
-	{ "pthread_rwlock_trywrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
-	{ "pthread_rwlock_timedwrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
-	{ "pthread_rwlock_clockwrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE },
-	{ "pthread_rwlock_unlock", SC_EV_RWLOCK_UNLOCK, SC_ACC_WRITE },
-	{ "sem_wait", SC_EV_SEM_WAIT, SC_ACC_RMW },
-	{ "sem_trywait", SC_EV_SEM_WAIT, SC_ACC_RMW },
-	{ "sem_timedwait", SC_EV_SEM_WAIT, SC_ACC_RMW },
-	{ "sem_clockwait", SC_EV_SEM_WAIT, SC_ACC_RMW },
-	{ "sem_post", SC_EV_SEM_POST, SC_ACC_RMW },
-	{ "pthread_spin_lock", SC_EV_SPIN_LOCK, SC_ACC_RMW },
-	{ "pthread_spin_trylock", SC_EV_SPIN_LOCK, SC_ACC_RMW },
-	{ "pthread_spin_unlock", SC_EV_SPIN_UNLOCK, SC_ACC_WRITE },
-	{ "pthread_barrier_wait", SC_EV_BARRIER_WAIT, SC_ACC_RMW },
-	{ "pthread_once", SC_EV_ONCE, SC_ACC_RMW },
-	{ "pthread_create", SC_EV_LIB_CREATE, SC_ACC_NONE },
-	{ "pthread_join", SC_EV_LIB_JOIN, SC_ACC_READ },
-	{ "pthread_timedjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ },
-	{ "pthread_clockjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ },
-	{ "pthread_tryjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ },
-	{ "mtx_lock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
-	{ "mtx_timedlock", SC_EV_MUTEX_LOCK, SC_ACC_RMW },
-	{ "mtx_trylock", SC_EV_MUTEX_TRYLOCK, SC_ACC_RMW },
-	{ "mtx_unlock", SC_EV_MUTEX_UNLOCK, SC_ACC_RMW },
-	{ "cnd_wait", SC_EV_COND_WAIT, SC_ACC_RMW },
-	{ "cnd_timedwait", SC_EV_COND_WAIT, SC_ACC_RMW },
-	{ "cnd_signal", SC_EV_COND_SIGNAL, SC_ACC_WRITE },
-	{ "cnd_broadcast", SC_EV_COND_BROADCAST, SC_ACC_WRITE },
-	{ "thrd_create", SC_EV_LIB_CREATE, SC_ACC_NONE },
-	{ "thrd_join", SC_EV_LIB_JOIN, SC_ACC_READ },
-	{ "call_once", SC_EV_ONCE, SC_ACC_RMW },
+	{ "pthread_mutex_lock", SC_EV_MUTEX_LOCK, SC_ACC_RMW, NULL },
+	{ "pthread_mutex_timedlock", SC_EV_MUTEX_LOCK, SC_ACC_RMW, NULL },
+	{ "pthread_mutex_clocklock", SC_EV_MUTEX_LOCK, SC_ACC_RMW, NULL },
+	{ "pthread_mutex_trylock", SC_EV_MUTEX_TRYLOCK, SC_ACC_RMW, NULL },
+	{ "pthread_mutex_unlock", SC_EV_MUTEX_UNLOCK, SC_ACC_RMW, NULL },
+	{ "pthread_cond_wait", SC_EV_COND_WAIT, SC_ACC_RMW, NULL },
+	{ "pthread_cond_timedwait", SC_EV_COND_WAIT, SC_ACC_RMW, NULL },
+	{ "pthread_cond_clockwait", SC_EV_COND_WAIT, SC_ACC_RMW, NULL },
+	{ "pthread_cond_signal", SC_EV_COND_SIGNAL, SC_ACC_WRITE, NULL },
+	{ "pthread_cond_broadcast", SC_EV_COND_BROADCAST, SC_ACC_WRITE, NULL },
+	{ "pthread_rwlock_rdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ, NULL },
+	{ "pthread_rwlock_tryrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ, NULL },
+	{ "pthread_rwlock_timedrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ, NULL },
+	{ "pthread_rwlock_clockrdlock", SC_EV_RWLOCK_RDLOCK, SC_ACC_READ, NULL },
+	{ "pthread_rwlock_wrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE, NULL },
+	{ "pthread_rwlock_trywrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE, NULL },
+	{ "pthread_rwlock_timedwrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE, NULL },
+	{ "pthread_rwlock_clockwrlock", SC_EV_RWLOCK_WRLOCK, SC_ACC_WRITE, NULL },
+	{ "pthread_rwlock_unlock", SC_EV_RWLOCK_UNLOCK, SC_ACC_WRITE, NULL },
+	{ "sem_wait", SC_EV_SEM_WAIT, SC_ACC_RMW, NULL },
+	{ "sem_trywait", SC_EV_SEM_WAIT, SC_ACC_RMW, NULL },
+	{ "sem_timedwait", SC_EV_SEM_WAIT, SC_ACC_RMW, NULL },
+	{ "sem_clockwait", SC_EV_SEM_WAIT, SC_ACC_RMW, NULL },
+	{ "sem_post", SC_EV_SEM_POST, SC_ACC_RMW, NULL },
+	{ "pthread_spin_lock", SC_EV_SPIN_LOCK, SC_ACC_RMW, NULL },
+	{ "pthread_spin_trylock", SC_EV_SPIN_LOCK, SC_ACC_RMW, NULL },
+	{ "pthread_spin_unlock", SC_EV_SPIN_UNLOCK, SC_ACC_WRITE, NULL },
+	{ "pthread_barrier_wait", SC_EV_BARRIER_WAIT, SC_ACC_RMW, NULL },
+	{ "pthread_once", SC_EV_ONCE, SC_ACC_RMW, NULL },
+	{ "pthread_create", SC_EV_LIB_CREATE, SC_ACC_NONE, NULL },
+	{ "pthread_join", SC_EV_LIB_JOIN, SC_ACC_READ, NULL },
+	{ "pthread_timedjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ, NULL },
+	{ "pthread_clockjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ, NULL },
+	{ "pthread_tryjoin_np", SC_EV_LIB_JOIN, SC_ACC_READ, NULL },
+	{ "mtx_lock", SC_EV_MUTEX_LOCK, SC_ACC_RMW, NULL },
+	{ "mtx_timedlock", SC_EV_MUTEX_LOCK, SC_ACC_RMW, NULL },
+	{ "mtx_trylock", SC_EV_MUTEX_TRYLOCK, SC_ACC_RMW, NULL },
+	{ "mtx_unlock", SC_EV_MUTEX_UNLOCK, SC_ACC_RMW, NULL },
+	{ "cnd_wait", SC_EV_COND_WAIT, SC_ACC_RMW, NULL },
+	{ "cnd_timedwait", SC_EV_COND_WAIT, SC_ACC_RMW, NULL },
+	{ "cnd_signal", SC_EV_COND_SIGNAL, SC_ACC_WRITE, NULL },
+	{ "cnd_broadcast", SC_EV_COND_BROADCAST, SC_ACC_WRITE, NULL },
+	{ "thrd_create", SC_EV_LIB_CREATE, SC_ACC_NONE, NULL },
+	{ "thrd_join", SC_EV_LIB_JOIN, SC_ACC_READ, NULL },
+	{ "call_once", SC_EV_ONCE, SC_ACC_RMW, NULL },
+	/* Not thread-safe: each keeps its state in a static object of
+	 * libc's, which a call from another thread changes under it.  Their
+	 * calls are memory events on that state (dispatch.c,
+	 * on_hidden_state). */
+	{ "strtok", SC_EV_MEM_WRITE, SC_ACC_WRITE, "strtok" },
+	{ "localtime", SC_EV_MEM_WRITE, SC_ACC_WRITE, "localtime" },
+	{ "gmtime", SC_EV_MEM_WRITE, SC_ACC_WRITE, "localtime" },
+	{ "ctime", SC_EV_MEM_WRITE, SC_ACC_WRITE, "asctime" },
+	{ "asctime", SC_EV_MEM_WRITE, SC_ACC_WRITE, "asctime" },
+	{ "inet_ntoa", SC_EV_MEM_WRITE, SC_ACC_WRITE, "inet_ntoa" },
+	{ "strsignal", SC_EV_MEM_WRITE, SC_ACC_WRITE, "strsignal" },
+	{ "getpwnam", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getpwnam" },
+	{ "getpwuid", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getpwnam" },
+	{ "getgrnam", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getgrnam" },
+	{ "getgrgid", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getgrnam" },
+	{ "gethostbyname", SC_EV_MEM_WRITE, SC_ACC_WRITE, "gethostbyname" },
+	{ "getenv", SC_EV_MEM_READ, SC_ACC_READ, "getenv" },
+	{ "setenv", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getenv" },
+	{ "unsetenv", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getenv" },
+	{ "putenv", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getenv" },
+	{ "clearenv", SC_EV_MEM_WRITE, SC_ACC_WRITE, "getenv" },
 };
 
 static const struct sync_fn *lookup_sync_fn(const char *name)
@@ -219,6 +243,17 @@ int sc_plant_free_breakpoint(struct sc_process *p)
 	return 0;
 }
 
+/* The symbol value of the function that names a hidden state (the
+ * state's pseudo-address: reports call it by that function); own, when
+ * that function is not in this libc. */
+static uint64_t state_value(const char *state, uint64_t own)
+{
+	for (size_t i = 0; i < cache.n; i++)
+		if (strcmp(cache.v[i].fn->name, state) == 0)
+			return cache.v[i].value;
+	return own;
+}
+
 int sc_plant_libc_breakpoints(struct sc_process *p)
 {
 	uint64_t bias;
@@ -229,9 +264,13 @@ int sc_plant_libc_breakpoints(struct sc_process *p)
 		return found;   /* 0: static binary or no libc, syscalls only */
 	for (size_t i = 0; i < cache.n; i++) {
 		const struct sync_fn *fn = cache.v[i].fn;
-		if (sc_bp_add(p, bias + cache.v[i].value, fn->kind, fn->access,
-			      fn->name) == 0)
-			planted++;
+		uint64_t at = bias + cache.v[i].value;
+		if (sc_bp_add(p, at, fn->kind, fn->access, fn->name) < 0)
+			continue;
+		planted++;
+		if (fn->state)
+			sc_bp_find(p, at)->hidden_state =
+				bias + state_value(fn->state, cache.v[i].value);
 	}
 	return planted;
 }

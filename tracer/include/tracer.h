@@ -340,7 +340,9 @@ struct sc_run_config {
 	 * entry point (dispatch.c), 3 also leaves out the plain accesses of
 	 * Rust's standard library linked into a module (its atomics stay),
 	 * 4 also watches a thread's stack slot once another thread's access
-	 * reached it (stack_watch.c). */
+	 * reached it (stack_watch.c), 5 also makes the program's calls of
+	 * libc functions with hidden static state (strtok, localtime,
+	 * getenv/setenv) memory events on that state (libc_syms.c). */
 	uint32_t mem_sites;
 	/* The clock functions of the vDSO answer with clock_*_ns plus the
 	 * run's progress (vclock.c), so that time is part of the schedule. */
