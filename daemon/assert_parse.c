@@ -94,6 +94,26 @@ bool sc_parse_glib_assert(const char *line, char *loc, size_t loclen)
 	return true;
 }
 
+/* glibc's own reasons to abort, printed alone on a line before it
+ * raises SIGABRT: its heap checks (malloc_printerr), the stack protector,
+ * fortified functions, and "Fatal glibc error". */
+static bool glibc_abort_line(const char *line)
+{
+	static const char *const starts[] = {
+		"free(): ", "malloc(): ", "realloc(): ", "calloc(): ",
+		"double free or corruption", "corrupted size vs. prev_size",
+		"corrupted double-linked list", "munmap_chunk(): ",
+		"malloc_consolidate(): ", "_int_malloc(): ", "_int_free(): ",
+		"*** stack smashing detected ***",
+		"*** buffer overflow detected ***", "Fatal glibc error: ",
+	};
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (strncmp(line, starts[i], strlen(starts[i])) == 0)
+			return true;
+	return false;
+}
+
 void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
 		     char *msg, size_t msglen, char *loc, size_t loclen)
 {
@@ -114,6 +134,14 @@ void sc_bug_describe(const struct sc_run_result *r, const char *stderr_tail,
 		if (sc_parse_assert(line, loc, loclen) ||
 		    sc_parse_glib_assert(line, loc, loclen)) {
 			snprintf(msg, msglen, "%s", line);
+			return;
+		}
+		/* QA: a double free read "SIGABRT in T2 at
+		 * __pthread_kill_implementation", glibc's reason only in
+		 * the stderr tail.  Its line goes first, the signal's
+		 * account (the thread, the caller) after it. */
+		if (glibc_abort_line(line)) {
+			snprintf(msg, msglen, "glibc: %s: %s", line, r->message);
 			return;
 		}
 		end = b > stderr_tail ? b - 1 : b;

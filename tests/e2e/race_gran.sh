@@ -29,6 +29,20 @@ PILOT=5
 MIN=20
 counter=$(sc_target racy_counter)
 
+# found_by_default LABEL JSON MIN RUNS ARGS...: a default session of
+# RUNS runs (seed SEED, --keep-going, ARGS: options and the program) into
+# JSON finds the bug in at least MIN runs.
+found_by_default() {
+	local label=$1 json=$2 min=$3 runs=$4 rc hits
+	shift 4
+	rc=$(sc_launch_json "$json" -n "$runs" --seed "$SEED" --keep-going "$@")
+	hits=$(json_get "$json" 'd["failing_runs"]')
+	tap_diag "$label: $hits of $runs default runs fail"
+	tap_is "$rc/$([ "${hits:-0}" -ge "$min" ] && echo yes)" 1/yes \
+		"$label: the default configuration finds it (at least $min of $runs)"
+}
+
+
 rc=$(sc_launch_json "$SC_TMP/sync.json" --granularity sync -n "$RUNS" \
 	--seed "$SEED" -- "$counter" 2)
 tap_is "$rc/$(json_get "$SC_TMP/sync.json" 'd["failing_runs"]')" "0/0" \
@@ -172,12 +186,8 @@ read_line=$(grep -n '// READ$' "$top_srcdir/tests/targets/lambda_race.cc" | cut 
 write_line=$(grep -n '// WRITE$' "$top_srcdir/tests/targets/lambda_race.cc" | cut -d: -f1)
 tap_is "$(json_get "$SC_TMP/lambda_an.json" '"lambda_race.cc:'"$read_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]} and "lambda_race.cc:'"$write_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]}')" \
 	true "lambda_race (-O1, rbp-based accesses): mem granularity sees the racing lines $read_line and $write_line"
-rc=$(sc_launch_json "$SC_TMP/lambda.json" -n "$RUNS" --seed "$SEED" \
-	--keep-going -- "$lambda")
-hits=$(json_get "$SC_TMP/lambda.json" 'd["failing_runs"]')
-tap_diag "lambda_race: $hits of $RUNS default runs fail"
-tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo yes)" 1/yes \
-	"lambda_race: the default configuration finds the lost update (at least 10 of $RUNS)"
+found_by_default "lambda_race (lost update)" "$SC_TMP/lambda.json" 10 "$RUNS" \
+	-- "$lambda"
 
 # A local of main's captured by reference and updated by main and a
 # worker: main's accesses are rsp-based, no memory events until the
@@ -186,12 +196,8 @@ tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo yes)" 1/yes \
 # runs fail (0 of 200 before the watch); the analysis of a mem session
 # names both updates; a failing run after the pilot replays.
 local_race=$(sc_target main_local_race)
-rc=$(sc_launch_json "$SC_TMP/local.json" -n "$RUNS" --seed "$SEED" \
-	--keep-going -- "$local_race")
-hits=$(json_get "$SC_TMP/local.json" 'd["failing_runs"]')
-tap_diag "main_local_race: $hits of $RUNS default runs fail"
-tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
-	"main_local_race: the lost update on main's local is found by default (at least $MIN of $RUNS)"
+found_by_default "main_local_race (lost update on main's local)" \
+	"$SC_TMP/local.json" "$MIN" "$RUNS" -- "$local_race"
 trace=$(json_get "$SC_TMP/local.json" \
 	"[b['trace'] for b in d['bugs'] if b['run'] > $PILOT][0]")
 sc replay "$trace" --json >"$SC_TMP/local.replay" 2>/dev/null || :
@@ -226,39 +232,29 @@ tap_is "$rc/$(json_get "$SC_TMP/flag10.json" '[d["header"]["granularity"], any(e
 # strtok(line) and strtok(NULL) (never found before, by any
 # configuration; natively 7 of 500), and the analysis names the line.
 strtok_bin=$(sc_target strtok_race)
-rc=$(sc_launch_json "$SC_TMP/strtok.json" -n 20 --seed "$SEED" \
-	--keep-going --keep-traces all -- "$strtok_bin")
-hits=$(json_get "$SC_TMP/strtok.json" 'd["failing_runs"]')
-tap_diag "strtok_race: $hits of 20 default runs fail"
+found_by_default "strtok_race (strtok's state shared)" "$SC_TMP/strtok.json" \
+	10 20 --keep-traces all -- "$strtok_bin"
 sc analyze --json "$(json_get "$SC_TMP/strtok.json" 'd["out_dir"]')" \
 	>"$SC_TMP/strtok_an.json" 2>/dev/null
 strtok_line=$(grep -n '/\* STRTOK \*/' "$top_srcdir/tests/targets/strtok_race.c" | cut -d: -f1)
-tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo yes)/$(json_get "$SC_TMP/strtok_an.json" '"strtok_race.c:'"$strtok_line"'" in {r["first"].split()[0] for r in d["races"]}')" \
-	1/yes/true \
-	"strtok_race: strtok's hidden state shared by two threads is found by default (at least 10 of 20) and named at line $strtok_line"
+tap_is "$(json_get "$SC_TMP/strtok_an.json" '"strtok_race.c:'"$strtok_line"'" in {r["first"].split()[0] for r in d["races"]}')" \
+	true "strtok_race: the analysis names the strtok call at line $strtok_line"
 
 # A long single-threaded set-up (150000 stores) before the racing
 # threads start: the pilot's memory points wait for the first thread, so
 # its budget is not spent on the set-up and the counter's race is learnt.
 # Measured with seed 1: 82 of 100 fail (0 when the set-up used it up).
-rc=$(sc_launch_json "$SC_TMP/setup.json" -n "$RUNS" --seed "$SEED" \
-	--keep-going -- "$(sc_target setup_then_race)")
-hits=$(json_get "$SC_TMP/setup.json" 'd["failing_runs"]')
-tap_diag "setup_then_race: $hits of $RUNS default runs fail"
-tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
-	"setup_then_race: the race after a long set-up is found (at least $MIN of $RUNS)"
+found_by_default "setup_then_race (race after a long set-up)" \
+	"$SC_TMP/setup.json" "$MIN" "$RUNS" -- "$(sc_target setup_then_race)"
 
 # A hot loop in a thread (200000 rounds, each access instruction an
 # event every round) before the racing threads start: with a budget of
 # memory events only, the pilots spent it all in the loop and never saw
 # the counter's race (0 of 100 fail); each instruction lifted after
 # mem_site_cap events, they see past the loop.
-rc=$(sc_launch_json "$SC_TMP/hot.json" -n "$RUNS" --seed "$SEED" \
-	--keep-going --keep-traces all -- "$(sc_target hot_loop_then_race)")
-hits=$(json_get "$SC_TMP/hot.json" 'd["failing_runs"]')
-tap_diag "hot_loop_then_race: $hits of $RUNS default runs fail"
-tap_is "$rc/$([ "${hits:-0}" -ge "$MIN" ] && echo yes)" 1/yes \
-	"hot_loop_then_race: the race after a hot loop is found (at least $MIN of $RUNS)"
+found_by_default "hot_loop_then_race (race after a hot loop)" \
+	"$SC_TMP/hot.json" "$MIN" "$RUNS" --keep-traces all \
+	-- "$(sc_target hot_loop_then_race)"
 dir=$(json_get "$SC_TMP/hot.json" 'd["out_dir"]')
 sc export "$dir/run-000001.sctrace" --format json -o "$SC_TMP/hot1.json" 2>/dev/null
 tap_is "$(json_get "$SC_TMP/hot1.json" '[d["header"]["mem_site_cap"], max(collections.Counter(e["pc"] for e in d["events"] if e["kind"] in ("read", "write", "rmw")).values()) <= d["header"]["mem_site_cap"] + 3, d["footer"]["verdict"] in ("pass", "assert")]')" \

@@ -209,6 +209,26 @@ int main(void)
 	   strcmp(loc, "glib_pool.c:27 (main)") == 0,
 	   "g_assert_cmpint: its line is the message, its file and line the "
 	   "location");
+	strcpy(r.message, "SIGABRT (Aborted) in T2 at "
+	       "__pthread_kill_implementation+0x10c (libc.so.6), called from "
+	       "buf_put at refcount.c:13 (refcount)");
+	strcpy(r.location, "buf_put at refcount.c:13 (refcount)");
+	sc_bug_describe(&r, "working\ndouble free or corruption (fasttop)\n",
+			msg, sizeof(msg), loc, sizeof(loc));
+	ok(strcmp(msg, "glibc: double free or corruption (fasttop): SIGABRT "
+		  "(Aborted) in T2 at __pthread_kill_implementation+0x10c "
+		  "(libc.so.6), called from buf_put at refcount.c:13 "
+		  "(refcount)") == 0 &&
+	   strcmp(loc, "buf_put at refcount.c:13 (refcount)") == 0,
+	   "a glibc heap abort: its reason, then the thread and the caller");
+	sc_bug_describe(&r, "free(): double free detected in tcache 2\n",
+			msg, sizeof(msg), loc, sizeof(loc));
+	ok(strncmp(msg, "glibc: free(): double free detected in tcache 2: "
+		   "SIGABRT", 50) == 0, "tcache's double free too");
+	sc_bug_describe(&r, "the answer is 42\n", msg, sizeof(msg), loc,
+			sizeof(loc));
+	ok(strcmp(msg, r.message) == 0,
+	   "an abort without glibc's reason keeps the signal's account");
 	ok(sc_parse_glib_assert("Bail out! ERROR:t.c:9:test_x: assertion "
 				"failed: (n > 0)", loc, sizeof(loc)) &&
 	   strcmp(loc, "t.c:9 (test_x)") == 0, "g_test's Bail out! line");
