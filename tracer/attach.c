@@ -356,6 +356,7 @@ int sc_attach(int pid, const struct sc_run_config *cfg, uint32_t duration_ms,
 	      struct sc_run_result *res)
 {
 	struct sc_engine e = { .cfg = cfg, .res = res, .err_pipe = -1,
+			       .last_spin_thread = UINT32_MAX,
 			       .attached = true };
 	sigset_t chld, old_mask;
 	cpu_set_t saved_cpus;

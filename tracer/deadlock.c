@@ -257,6 +257,28 @@ void sc_report_deadlock(struct sc_engine *e)
 	report(e, true);
 }
 
+void sc_report_endless_spin(struct sc_engine *e, struct sc_thread *spinner)
+{
+	struct sc_run_result *r = e->res;
+	char graph[sizeof(r->message) / 2] = "", where[512] = "";
+
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *t = e->threads[i];
+		if (t->controlled && t->state == TH_BLOCKED)
+			describe_wait(e, t, graph, sizeof(graph));
+	}
+	if (sc_stack_own_text(spinner->proc->pid, spinner->tid, where,
+			      sizeof(where)))
+		snprintf(r->location, sizeof(r->location), "%s", where);
+	snprintf(r->message, sizeof(r->message),
+		 "hang: T%u spins%s%s and no other thread can run to end it%s%s "
+		 "(it would spin until the time budget)", spinner->logical,
+		 *where ? " in " : "", where, *graph ? ": " : "", graph);
+	sc_report_hang_stacks(e);
+	r->verdict = SC_VERDICT_HANG;
+	e->finished = true;
+}
+
 /* Blocked, for good, in pthread_mutex_lock of the mutex its futex word
  * belongs to: not a timed lock (it ends by itself), not a spinlock. */
 static bool waits_for_mutex(const struct sc_thread *t)

@@ -86,6 +86,7 @@ void sc_become_ready(struct sc_engine *e, struct sc_thread *t)
 	if (t->probe != PROBE_NONE)
 		sc_preempt_cancel(t);   /* it reached an event of its own */
 	t->state = TH_READY;
+	t->probe_after_spin = false;
 	t->next.thread = t->logical;
 	if (e->running == t)
 		e->running = NULL;

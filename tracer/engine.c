@@ -136,7 +136,7 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 	bool counting = t->probe == PROBE_REPLAY_FREE ||
 			t->probe == PROBE_LEGACY ||
 			((!(pol && pol->no_slices) || t->sliced_as_recorded) &&
-			 sc_other_can_run(e, t));
+			 (sc_other_can_run(e, t) || t->probe_after_spin));
 	if (!counting || !cpu) {
 		t->cpu_at_resume_ns = 0;   /* count from when it matters */
 		return;
@@ -522,6 +522,7 @@ static int run_engine(const struct sc_run_config *cfg, struct sc_run_result *res
 {
 	char path[4096];
 	struct sc_engine e = { .cfg = cfg, .res = res, .err_pipe = -1,
+			       .last_spin_thread = UINT32_MAX,
 			       .park_at_entry = park != NULL };
 	sigset_t chld, old_mask;
 	cpu_set_t saved_cpus;

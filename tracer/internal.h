@@ -245,6 +245,10 @@ struct sc_thread {
 	uint64_t cpu_at_resume_ns;      /* process CPU clock; 0: not read */
 	uint64_t cpu_at_check_ns;       /* at the last look */
 	uint64_t slice_budget_ns;       /* CPU time before the next probe */
+	/* Resumed from a spin preemption: looked at after its slice even
+	 * when no other thread could run, so that a spin nothing can end
+	 * shows up as a second one (schedule.c, endless_spin). */
+	bool probe_after_spin;
 	bool interrupt_pending;         /* PTRACE_INTERRUPT sent, its stop
 					 * not seen yet */
 	enum sc_probe probe;
@@ -378,6 +382,10 @@ struct sc_engine {
 	uint64_t tsc_reads;             /* rdtsc/rdtscp answered (vclock.c) */
 	uint64_t mem_events;            /* memory events executed */
 	bool mem_lifted;                /* cfg->mem_event_cap reached */
+	/* The thread whose spin preemption or in-place yield or sleep was
+	 * the last event executed, UINT32_MAX when the last was another
+	 * kind (schedule.c: a spin nothing can end). */
+	uint32_t last_spin_thread;
 
 	/* Deferred statuses: a new thread's first stop seen before its
 	 * parent's clone event, or a death seen while single-stepping. */
@@ -1029,6 +1037,9 @@ int sc_pin_cpu(int cpu, cpu_set_t *saved);
 
 /* ---- deadlock.c ---- */
 void sc_report_deadlock(struct sc_engine *e);
+/* spinner, the one thread that can run, spins where nothing can change
+ * what it waits for: the run is a hang now (verdict, message, stacks). */
+void sc_report_endless_spin(struct sc_engine *e, struct sc_thread *spinner);
 /* Do threads blocked in pthread_mutex_lock wait for each other in a
  * cycle (each for a mutex the next one holds)?  Then the run ends as
  * that deadlock even while other threads can still run (a heartbeat, an

@@ -119,6 +119,16 @@ static bool sc_is_sync_kind(uint32_t kind)
 	}
 }
 
+/* A spin preemption, or a yield or sleep where the thread was before:
+ * an event of a thread that waits for another one. */
+static bool spins_in_place(const struct sc_event *ev)
+{
+	return (ev->kind == SC_EV_PREEMPT &&
+		(ev->preempt_flags & SC_PREEMPT_SPIN)) ||
+	       ((ev->kind == SC_EV_YIELD || ev->kind == SC_EV_SLEEP) &&
+		ev->waits_in_place);
+}
+
 /* cfg->mem_event_cap: after that many memory events the run goes on at
  * sync granularity; cfg->mem_site_cap: after that many events at one
  * instruction, that instruction is no scheduling point any more.  Both
@@ -295,6 +305,9 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	sc_emit_event(e, &ev);
 	if (e->diverged)
 		return;
+	e->last_spin_thread = spins_in_place(&ev) ? t->logical : UINT32_MAX;
+	t->probe_after_spin = ev.kind == SC_EV_PREEMPT &&
+			      e->last_spin_thread == t->logical;
 	/* Frees count toward the cap too: a program whose own code makes
 	 * few accesses but frees a lot (C++ strings) must not stop at
 	 * every free for the whole run. */
@@ -310,10 +323,69 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	sc_start_running(e, t, PTRACE_CONT);
 }
 
+/* Has pid created timer_create(2) timers?  Their signals are the
+ * kernel's, in real time: a spin may wait for one. */
+static bool has_posix_timers(pid_t pid)
+{
+	char path[64];
+	int c;
+
+	snprintf(path, sizeof(path), "/proc/%d/timers", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return true;    /* cannot tell: as if it had */
+	c = fgetc(f);
+	fclose(f);
+	return c != EOF;
+}
+
+/* t, the one thread that can run, spins again right after its last
+ * spin (no other event between), while every other thread of the run is
+ * blocked for good: no timeout, nothing in the kernel, no alarm, no
+ * process running free that could write its memory or signal it.  Then
+ * nothing can end the spin, and waiting for the time budget only costs
+ * the user time (QA: a worker compiled to jmp . while main joined it took
+ * the whole --timeout of every run).  Not in a replay, which ends where
+ * the recorded run did. */
+static bool endless_spin(const struct sc_engine *e, const struct sc_thread *t)
+{
+	size_t blocked = 0;
+
+	/* Spins only: a loop of sleeps or yields may be waiting for the
+	 * world outside (a file another program writes). */
+	if (t->next.kind != SC_EV_PREEMPT || !spins_in_place(&t->next) ||
+	    e->last_spin_thread != t->logical || e->attached ||
+	    sc_alarm_real_wait_us((struct sc_engine *)e))
+		return false;
+	for (size_t i = 0; i < e->nprocs; i++)
+		if (!e->procs[i]->controlled ||
+		    has_posix_timers(e->procs[i]->pid))
+			return false;
+	for (size_t i = 0; i < e->nthreads; i++) {
+		const struct sc_thread *o = e->threads[i];
+		if (o == t || o->state == TH_EXITING || o->state == TH_DEAD)
+			continue;
+		if (!o->controlled || o->state != TH_BLOCKED || o->wait_timed)
+			return false;
+		blocked++;
+	}
+	/* A thread that waits for another, not a lone one that may wait
+	 * for a signal from outside. */
+	return blocked > 0;
+}
+
+/* Deadlines this close to the first one may expire in either order: on
+ * a machine, waits that time out within a scheduler tick of each other
+ * come back in the order the scheduler runs them (each must take its
+ * mutex again), so a schedule may take any of them.  A lost wake-up that
+ * needs the wrong waiter's timeout first (lost_signal_n) stays a bug the
+ * strategies can find. */
+#define DEADLINE_SLACK_NS 4000000ull
+
 /* The earliest deadline in virtual time among the timed waits and the
  * polls of the n threads of the view, UINT64_MAX when none is known.
- * Only a wait due then may time out: the clock jumps to the deadline of
- * the one that does (QA: a 30 s sem_timedwait timed out before another
+ * Only a wait due then (give or take DEADLINE_SLACK_NS) may time out:
+ * the clock jumps to the deadline of the one that does (QA: a 30 s sem_timedwait timed out before another
  * thread's 10 ms one, in 11-14 of 30 runs, and Python's
  * threading.Timer(0.01, ev.set) lost to ev.wait(30) in 8-17 of 20).  A
  * wait whose deadline could not be read counts as due any time. */
@@ -636,6 +708,11 @@ void sc_schedule_one(struct sc_engine *e)
 		timed = timed || e->view_threads[i].timed;
 	bool idle = nen == nspin;
 	bool waiting = nen > 0 && nen == nwaiting;
+	if (hold_timed && nen == 1 && idle && !in_kernel &&
+	    endless_spin(e, e->view_map[e->view_enabled[0]])) {
+		sc_report_endless_spin(e, e->view_map[e->view_enabled[0]]);
+		return;
+	}
 	/* A poll's own timeout is virtual time too: its return is offered
 	 * when no other thread can go on, whenever the machine's timer
 	 * fired (threads asleep in the kernel meanwhile may be waiting for
@@ -713,7 +790,8 @@ void sc_schedule_one(struct sc_engine *e)
 			bool reached = waiting && (!t->wait_due_vns ||
 						   vnow >= t->wait_due_vns);
 			if (!v->timed || !(eager || lazy_ok || reached) ||
-			    t->wait_due_vns > first_vns)
+			    (first_vns != UINT64_MAX &&
+			     t->wait_due_vns > first_vns + DEADLINE_SLACK_NS))
 				continue;
 			v->enabled = true;
 			v->next.kind = SC_EV_TIMEOUT;

@@ -56,8 +56,8 @@ check_crash freed_mutex mem "$freed_at"
 check_crash libc_fault sync "$strlen_at"
 check_crash libc_fault mem "$strlen_at"
 
-# check_timeout TARGET GRANULARITY: the stuck run ends at its --timeout
-# with a hang verdict.
+# check_timeout TARGET GRANULARITY: the stuck run ends with a hang
+# verdict, at its --timeout (spin_forever: before it, see below).
 check_timeout() {
 	local name=$1 gran=$2 target json rc
 	target=$(sc_target "$name")
@@ -65,7 +65,7 @@ check_timeout() {
 	rc=$(sc_launch_json "$json" -n 1 --seed 5 --timeout 2 \
 		--granularity "$gran" -- "$target")
 	tap_is "$rc $(json_get "$json" 'd["bugs"][0]["kind"]')" "1 hang" \
-		"$name at $gran granularity: ends at --timeout with a hang verdict"
+		"$name at $gran granularity: ends (at --timeout, or sooner when provably stuck) with a hang verdict"
 	[ "$rc" -eq 1 ] || tap_diag_file "$json.err" 5
 }
 
@@ -73,6 +73,22 @@ check_timeout fault_forever sync
 check_timeout fault_forever mem
 check_timeout spin_forever sync
 check_timeout spin_forever mem
+
+# A spin nothing can end (the worker waits for a flag no one sets while
+# main joins it: no other thread can run, no timeout, no alarm) is that
+# hang as soon as the spinner spins twice in a row: the report says so
+# instead of waiting out the time budget (QA: a worker compiled to
+# "jmp ." took the whole --timeout of every run).  The message is the
+# check; the generous --timeout only bounds a failure.
+json=$SC_TMP/endless.json
+rc=$(sc_launch_json "$json" -n 2 --seed 5 --timeout 60 --keep-going \
+	-- "$(sc_target spin_forever)")
+msg=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "spin_forever: $msg"
+tap_is "$rc/$(json_get "$json" '[d["failing_runs"], d["bugs"][0]["kind"]]')" '1/[2, "hang"]' \
+	"spin_forever: both runs are hangs"
+tap_check "spin_forever: the hang is the endless spin, named at the worker, with main's join" \
+	grep -qE '^hang: T1 spins in worker at spin_forever\.c:[0-9]+ .*and no other thread can run to end it: T0 waits for T1 to exit' <<<"$msg"
 
 # A detached thread still counting when main returns: once main's next
 # event is the exit, the exit goes first when the thread was stopped by
@@ -291,17 +307,17 @@ check_ended() {
 	sc_check_no_targets_left "$how: no target of the session is left"
 }
 
-start_stuck spin_forever sync
+start_stuck count_forever sync
 sc stop "$session" >/dev/null 2>"$SC_TMP/stop.err"
-check_ended "schedctl stop (spin_forever, sync)"
+check_ended "schedctl stop (count_forever, sync)"
 
 start_stuck fault_forever mem
 sc stop "$session" >/dev/null 2>"$SC_TMP/stop.err"
 check_ended "schedctl stop (fault_forever, mem)"
 
-start_stuck spin_forever mem
+start_stuck count_forever mem
 kill -INT "$cli"
-check_ended "Ctrl-C (spin_forever, mem)"
+check_ended "Ctrl-C (count_forever, mem)"
 
 # The client is gone without a word: a session that was not --detach'ed
 # ends with it.
@@ -327,11 +343,11 @@ job_of() {
 	done
 	echo "$p"
 }
-start_stuck spin_forever sync
+start_stuck count_forever sync
 target_pid=
-for pid in $(sc_leftover_pids "$SC_BIN/spin_forever"); do
+for pid in $(sc_leftover_pids "$SC_BIN/count_forever"); do
 	# Not the CLI, whose command line names the target too.
-	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = spin_forever ] &&
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = count_forever ] &&
 		target_pid=$pid && break
 done
 job_pid=$(job_of "$target_pid")
@@ -349,7 +365,7 @@ done
 kill -CONT "$job_pid" 2>/dev/null
 tap_check "a stopped job: the session ends within 30 s of schedctl stop (state '$state')" \
 	test -n "$state" -a "$state" != running
-check_ended "schedctl stop with a job stopped (spin_forever, sync)"
+check_ended "schedctl stop with a job stopped (count_forever, sync)"
 tap_check "the daemon log says the stopped job was killed" \
 	grep -q "job [0-9]* (pid $job_pid) still running 10 s after SIGTERM: killed" \
 	"$SC_STATE/schedctld.log"
