@@ -30,7 +30,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(31);
+	plan(34);
 	parses("thread 'main' panicked at 'called `Result::unwrap()` on an "
 	       "`Err` value: Any { .. }', src/main.rs:14:27",
 	       "panicked: called `Result::unwrap()` on an `Err` value: "
