@@ -776,8 +776,9 @@ bool sc_vclock_tsc(struct sc_engine *e, struct sc_thread *t);
  * 4), when that is another stopped thread's stack, watch it there. */
 void sc_watch_escape(struct sc_engine *e, struct sc_thread *t, uint64_t addr,
 		     uint8_t size);
-/* t stopped with SIGTRAP: when its watchpoint fired, make the access its
- * pending memory event (or resume it) and return true. */
+/* t stopped with SIGTRAP, its registers fetched: when its watchpoint
+ * fired, make the access its pending memory event (or resume it) and
+ * return true. */
 bool sc_watch_hit(struct sc_engine *e, struct sc_thread *t);
 /* t exec'ed: no watches, no stack known. */
 void sc_watch_forget(struct sc_thread *t);

@@ -357,10 +357,6 @@ static bool endless_spin(const struct sc_engine *e, const struct sc_thread *t)
 	    e->last_spin_thread != t->logical || e->attached ||
 	    sc_alarm_real_wait_us((struct sc_engine *)e))
 		return false;
-	for (size_t i = 0; i < e->nprocs; i++)
-		if (!e->procs[i]->controlled ||
-		    has_posix_timers(e->procs[i]->pid))
-			return false;
 	for (size_t i = 0; i < e->nthreads; i++) {
 		const struct sc_thread *o = e->threads[i];
 		if (o == t || o->state == TH_EXITING || o->state == TH_DEAD)
@@ -371,7 +367,14 @@ static bool endless_spin(const struct sc_engine *e, const struct sc_thread *t)
 	}
 	/* A thread that waits for another, not a lone one that may wait
 	 * for a signal from outside. */
-	return blocked > 0;
+	if (!blocked)
+		return false;
+	/* The /proc reads last, once all the rest holds. */
+	for (size_t i = 0; i < e->nprocs; i++)
+		if (!e->procs[i]->controlled ||
+		    has_posix_timers(e->procs[i]->pid))
+			return false;
+	return true;
 }
 
 /* Deadlines this close to the first one may expire in either order: on

@@ -170,9 +170,9 @@ bool sc_watch_hit(struct sc_engine *e, struct sc_thread *t)
 	}
 	/* The instruction that touched the slot, and which slot: only an
 	 * access of the program's own code is an event (the slot's memory
-	 * is reused by the frames of libc's functions too). */
-	if (sc_regs_fetch(t) < 0 ||
-	    !sc_mem_insn_ending_at(t->proc, t->regs.rip, &pc, &m) ||
+	 * is reused by the frames of libc's functions too).  t's registers
+	 * are those of this stop (on_signal fetched them). */
+	if (!sc_mem_insn_ending_at(t->proc, t->regs.rip, &pc, &m) ||
 	    sc_addr_module(t->proc->pid, pc, module, sizeof(module)) < 0 ||
 	    sc_system_library(module)) {
 		sc_resume(t, PTRACE_CONT);

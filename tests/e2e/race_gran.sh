@@ -29,6 +29,18 @@ PILOT=5
 MIN=20
 counter=$(sc_target racy_counter)
 
+# analyzed_session NAME ARGS...: a 20-run session (seed SEED,
+# --keep-going, every trace kept; ARGS: options and the program) into
+# $SC_TMP/NAME.json, and its analysis into $SC_TMP/NAME_an.json.
+analyzed_session() {
+	local name=$1
+	shift
+	sc_launch_json "$SC_TMP/$name.json" -n 20 --seed "$SEED" --keep-going \
+		--keep-traces all "$@" >/dev/null
+	sc analyze --json "$(json_get "$SC_TMP/$name.json" 'd["out_dir"]')" \
+		>"$SC_TMP/${name}_an.json" 2>/dev/null
+}
+
 # found_by_default LABEL JSON MIN RUNS ARGS...: a default session of
 # RUNS runs (seed SEED, --keep-going, ARGS: options and the program) into
 # JSON finds the bug in at least MIN runs.
@@ -178,13 +190,10 @@ fi
 # their rbp-based operands on the stack).  mem granularity's analysis
 # names the pair; the default configuration finds the lost update.
 lambda=$(sc_target lambda_race)
-rc=$(sc_launch_json "$SC_TMP/lambda_mem.json" --granularity mem -n 20 \
-	--seed "$SEED" --keep-going --keep-traces all -- "$lambda")
-sc analyze --json "$(json_get "$SC_TMP/lambda_mem.json" 'd["out_dir"]')" \
-	>"$SC_TMP/lambda_an.json" 2>/dev/null
+analyzed_session lambda_mem --granularity mem -- "$lambda"
 read_line=$(grep -n '// READ$' "$top_srcdir/tests/targets/lambda_race.cc" | cut -d: -f1)
 write_line=$(grep -n '// WRITE$' "$top_srcdir/tests/targets/lambda_race.cc" | cut -d: -f1)
-tap_is "$(json_get "$SC_TMP/lambda_an.json" '"lambda_race.cc:'"$read_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]} and "lambda_race.cc:'"$write_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]}')" \
+tap_is "$(json_get "$SC_TMP/lambda_mem_an.json" '"lambda_race.cc:'"$read_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]} and "lambda_race.cc:'"$write_line"'" in {r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]}')" \
 	true "lambda_race (-O1, rbp-based accesses): mem granularity sees the racing lines $read_line and $write_line"
 found_by_default "lambda_race (lost update)" "$SC_TMP/lambda.json" 10 "$RUNS" \
 	-- "$lambda"
@@ -203,13 +212,10 @@ trace=$(json_get "$SC_TMP/local.json" \
 sc replay "$trace" --json >"$SC_TMP/local.replay" 2>/dev/null || :
 tap_is "$(json_get "$SC_TMP/local.replay" '[d["verdict"], d["diverged_at"]]')" \
 	'["assert", null]' "main_local_race: a failing race run replays"
-rc=$(sc_launch_json "$SC_TMP/local_mem.json" --granularity mem -n 20 \
-	--seed "$SEED" --keep-going --keep-traces all -- "$local_race")
-sc analyze --json "$(json_get "$SC_TMP/local_mem.json" 'd["out_dir"]')" \
-	>"$SC_TMP/local_an.json" 2>/dev/null
+analyzed_session local_mem --granularity mem -- "$local_race"
 main_line=$(grep -n '// MAIN$' "$top_srcdir/tests/targets/main_local_race.cc" | cut -d: -f1)
 worker_line=$(grep -n '// WORKER$' "$top_srcdir/tests/targets/main_local_race.cc" | cut -d: -f1)
-tap_is "$(json_get "$SC_TMP/local_an.json" 'sorted({r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]})')" \
+tap_is "$(json_get "$SC_TMP/local_mem_an.json" 'sorted({r["first"].split()[0] for r in d["races"]} | {r["second"].split()[0] for r in d["races"]})')" \
 	"[\"main_local_race.cc:$worker_line\", \"main_local_race.cc:$main_line\"]" \
 	"main_local_race: mem granularity's analysis names main's and the worker's update (lines $main_line, $worker_line)"
 
