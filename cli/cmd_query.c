@@ -475,23 +475,9 @@ static void results_human(const struct sc_session_row *r, Scctl__Bug **bugs,
 	char cmd[4096];
 	printf("\n  command %s\n", cli_visible(r->argv, cmd, sizeof(cmd)));
 	print_search(r, search);
-	for (size_t i = 0; i < nbugs; i++) {
-		const Scctl__Bug *b = bugs[i];
-		const char *kind = b->kind, *msg = b->message;
-		size_t klen = strlen(kind);
-
-		if (strncmp(msg, kind, klen) == 0 && msg[klen] == ':' &&
-		    msg[klen + 1] == ' ')
-			msg += klen + 2;
-		printf("\nrun %u: %s: %s\n", b->run, kind, msg);
-		if (*b->location)
-			printf("  at %s\n", b->location);
-		report_stacks_text(stdout, b->stacks);
-		printf("  seed 0x%" PRIx64 "\n", b->seed);
-		if (*b->trace)
-			printf("  trace  %s\n", b->trace);
-		printf("  replay %s\n", b->replay);
-	}
+	/* The launch report's blocks, stderr tails included. */
+	for (size_t i = 0; i < nbugs; i++)
+		report_bug_text(bugs[i], false, 0);
 	if (nbugs == 0)
 		printf("no bug found%s\n", strcmp(r->state, "running") == 0
 		       ? " so far" : "");

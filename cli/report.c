@@ -116,7 +116,7 @@ static bool location_to_print(const char *msg, const char *loc)
 	return loc && *loc && !(msg && strstr(msg, loc));
 }
 
-static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
+void report_bug_text(const Scctl__Bug *b, bool with_steps, uint64_t steps)
 {
 	const char *kind = b->kind ? b->kind : "bug";
 	const char *msg = b->message ? b->message : "";
@@ -138,11 +138,19 @@ static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
 					     strncmp(msg, "killed", 6) == 0)))
 		report_stderr_tail(b);
 	report_stacks_text(stdout, b->stacks);
-	printf("  seed 0x%" PRIx64 ", %" PRIu64 " event%s\n", b->seed,
-	       steps_of(rep, b->run), cli_s(steps_of(rep, b->run)));
+	if (with_steps)
+		printf("  seed 0x%" PRIx64 ", %" PRIu64 " event%s\n", b->seed,
+		       steps, cli_s(steps));
+	else
+		printf("  seed 0x%" PRIx64 "\n", b->seed);
 	if (b->trace && *b->trace)
 		printf("  trace  %s\n", b->trace);
 	printf("  replay %s\n", b->replay ? b->replay : "?");
+}
+
+static void print_bug(const struct launch_report *rep, const Scctl__Bug *b)
+{
+	report_bug_text(b, true, steps_of(rep, b->run));
 }
 
 void report_bug_json(struct json_out *j, const Scctl__Bug *b)

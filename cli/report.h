@@ -56,6 +56,10 @@ void report_stacks_json(struct json_out *j, const char *stacks);
 
 /* One bug as launch --json and results --json print it. */
 void report_bug_json(struct json_out *j, const Scctl__Bug *b);
+/* One failing run's block of a text report: verdict, location, the
+ * stderr tail of an exit or crash, stacks, seed (and its events when
+ * with_steps), trace and replay command. */
+void report_bug_text(const Scctl__Bug *b, bool with_steps, uint64_t steps);
 
 /* What a systematic search covered (launch, status, results): the
  * "search" object, and the human lines.  capped_by_runs: the session did

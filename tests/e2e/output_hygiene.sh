@@ -105,6 +105,11 @@ tap_check "the bug block has the stderr heading with the .err file" \
 	grep -q "^  stderr (last lines of .*/run-[0-9]*\.err):\$" "$SC_TMP/ex.out"
 tap_is "$(grep -A1 "^  stderr (last lines" "$SC_TMP/ex.out" | sed -n 2p)" \
 	"    exit_status: lost update, counter=1" "followed by the program's last stderr line, indented"
+# `results` of the session: the same block, stderr included.
+ex_session=$(sed -n "s/^schedctl: session \([^:]*\):.*/\1/p" "$SC_TMP/ex.out" | head -n1)
+sc results "$ex_session" >"$SC_TMP/exres.out" 2>/dev/null
+tap_is "$(grep -A1 "^  stderr (last lines of .*/run-[0-9]*\.err):\$" "$SC_TMP/exres.out" | sed -n 2p)" \
+	"    exit_status: lost update, counter=1" "results: the exit block shows the program's last stderr line too"
 rc=0
 sc launch --json -n 10 --seed 1 --out "$SC_TMP/exj" -- "$ex" >"$SC_TMP/ex.json" 2>/dev/null || rc=$?
 tap_is "$(json_get "$SC_TMP/ex.json" 'd["bugs"][0]["kind"] + "|" + d["bugs"][0]["stderr_tail"].strip()')" \
