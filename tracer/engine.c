@@ -24,6 +24,13 @@ int sc_run_native(const struct sc_run_config *cfg, const char *path,
 /* A released syscall gets QUICK_RETURN_US to come back, extended while the
  * thread is runnable, up to QUICK_RETURN_MAX_US. */
 #define QUICK_RETURN_US 300
+/* At mem granularity every shared-memory access is a step: a long but
+ * healthy program (zstd -T2 on 300 kB) made a million of them in 30 s
+ * and was reported hung.  So --max-steps counts the other steps, and
+ * memory events (and frees) have a budget this many times as large:
+ * still a function of the schedule, so a spin on plain memory that
+ * nothing ends is a hang that replays. */
+#define SC_MEM_STEPS_PER_STEP 100u
 #define QUICK_RETURN_MAX_US 2000000
 
 void sc_engine_abort(struct sc_engine *e, const char *why)
@@ -67,13 +74,26 @@ static bool check_limits(struct sc_engine *e)
 			 "after %llu events", (unsigned long long)e->step);
 		sc_report_hang_stacks(e);
 		e->finished = true;
-	} else if (cfg->max_steps && e->step >= cfg->max_steps) {
+	} else if (cfg->max_steps &&
+		   e->step - e->mem_steps >= cfg->max_steps) {
 		r->verdict = SC_VERDICT_HANG;
 		snprintf(r->message, sizeof(r->message),
 			 "hang: step budget of %llu scheduling events "
 			 "exhausted (a program that is only long, not stuck, "
 			 "needs a larger --max-steps, or 0 for none)",
 			 (unsigned long long)cfg->max_steps);
+		sc_report_hang_stacks(e);
+		e->finished = true;
+	} else if (cfg->max_steps &&
+		   e->mem_steps / SC_MEM_STEPS_PER_STEP >= cfg->max_steps) {
+		r->verdict = SC_VERDICT_HANG;
+		snprintf(r->message, sizeof(r->message),
+			 "hang: budget of %llu memory events exhausted (%u "
+			 "per scheduling step of --max-steps; a program that "
+			 "is only long, not stuck, needs a larger "
+			 "--max-steps, or 0 for none)",
+			 (unsigned long long)cfg->max_steps *
+			 SC_MEM_STEPS_PER_STEP, SC_MEM_STEPS_PER_STEP);
 		sc_report_hang_stacks(e);
 		e->finished = true;
 	} else if (past_deadline && e->attached) {

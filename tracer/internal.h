@@ -381,6 +381,8 @@ struct sc_engine {
 	uint64_t clock_reads;           /* answered by vclock.c */
 	uint64_t tsc_reads;             /* rdtsc/rdtscp answered (vclock.c) */
 	uint64_t mem_events;            /* memory events executed */
+	uint64_t mem_steps;             /* steps that were memory events
+					 * or frees (mem granularity) */
 	bool mem_lifted;                /* cfg->mem_event_cap reached */
 	/* The thread whose spin preemption or in-place yield or sleep was
 	 * the last event executed, UINT32_MAX when the last was another

@@ -312,8 +312,10 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	 * few accesses but frees a lot (C++ strings) must not stop at
 	 * every free for the whole run. */
 	if ((ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW) ||
-	    ev.kind == SC_EV_FREE)
+	    ev.kind == SC_EV_FREE) {
+		e->mem_steps++;
 		count_mem_event(e, t, ev.pc);
+	}
 	if (t->state == TH_BLOCKED)
 		return;
 	if (ev.kind == SC_EV_THREAD_CREATE || ev.kind == SC_EV_FORK) {

@@ -136,5 +136,26 @@ else
 	tap_skip "evex_scan at mem granularity" "the CPU has no AVX-512VL/BW"
 fi
 
+# The step budget at mem granularity: memory events have 100 times
+# --max-steps of their own.  memory_progress 20000 makes 40000 of them and
+# a few dozen other steps: with --max-steps 1000 it is a long program, not
+# a stuck one (it was reported hung after 1000 events), and with
+# --max-steps 100 its memory budget of 10000 runs out: a hang that replays.
+mp=$(sc_target memory_progress)
+rc=$(sc_launch_json "$SC_TMP/mp.json" --granularity mem -n 1 --seed "$SEED" \
+	--max-steps 1000 -- "$mp" 20000)
+tap_is "$rc/$(json_get "$SC_TMP/mp.json" 'd["failing_runs"]')" 0/0 \
+	"memory_progress 20000 at mem, --max-steps 1000: passes (40000 memory events)"
+rc=$(sc_launch_json "$SC_TMP/mp2.json" --granularity mem -n 1 --seed "$SEED" \
+	--max-steps 100 -- "$mp" 20000)
+tap_is "$rc/$(json_get "$SC_TMP/mp2.json" 'd["bugs"][0]["kind"], "budget of 10000 memory events" in d["bugs"][0]["message"]')" \
+	"1/('hang', True)" "--max-steps 100: a hang, at the memory budget of 10000 events"
+rc=0
+sc replay --json "$(json_get "$SC_TMP/mp2.json" 'd["bugs"][0]["trace"]')" \
+	>"$SC_TMP/mp2r.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/mp2r.json" 'd["verdict"], d["steps"]')" \
+	"1/('hang', $(json_get "$SC_TMP/mp2.json" 'd["events"]'))" \
+	"its replay hangs at the same event"
+
 sc_check_no_leftovers
 tap_done
