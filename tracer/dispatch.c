@@ -322,6 +322,7 @@ static void on_breakpoint(struct sc_engine *e, struct sc_thread *t,
 			.object = sc_mem_effective_address(bp->mem, &t->regs,
 							   bp->addr) };
 		sc_watch_escape(e, t, t->next.object, bp->mem->size);
+		sc_mem_spin_mark(t);
 		sc_become_ready(e, t);
 		return;
 	}

@@ -322,6 +322,14 @@ struct sc_thread {
 	 * vt_firing: that event was taken, the thread interrupted, and its
 	 * return gets the timeout's result. */
 	bool vt_pending, vt_firing;
+	/* Its next event is a yield at the clock function it is stopped
+	 * at (vclock.c), answered when the yield is executed. */
+	const char *clock_wait_fn;
+	/* Its last events executed were this many reads or rmws of one
+	 * instruction and address in a row (a busy-wait on a flag that is a
+	 * scheduling point: race or mem granularity). */
+	uint32_t mem_repeats;
+	uint64_t mem_repeat_pc, mem_repeat_object;
 	uint64_t vt_due_us;
 	/* The virtual time (sc_vclock_now_ns) at which the timeout of its
 	 * released syscall, or of its modelled futex wait, falls: a wait
@@ -381,6 +389,11 @@ struct sc_engine {
 	uint64_t clock_reads;           /* answered by vclock.c */
 	uint64_t tsc_reads;             /* rdtsc/rdtscp answered (vclock.c) */
 	uint64_t mem_events;            /* memory events executed */
+	/* The reads of a virtual clock since the last step, all by
+	 * clock_streak_thread (vclock.c: cfg->clock_wait_reads). */
+	uint64_t clock_streak_step;
+	uint32_t clock_streak_thread;
+	uint32_t clock_streak;
 	uint64_t mem_steps;             /* steps that were memory events
 					 * or frees (mem granularity) */
 	bool mem_lifted;                /* cfg->mem_event_cap reached */
@@ -569,6 +582,9 @@ uint64_t sc_vclock_now_ns(const struct sc_engine *e);
 /* Virtual time a budget preemption stands for: the CPU budget of a
  * computation at the default slice (preempt.c: 250 slices of 2 ms). */
 #define SC_BUDGET_VNS 500000000ull
+/* A thread whose next event repeats its last reads of one flag this many
+ * times waits for another thread, as a spin preemption does (schedule.c). */
+#define SC_MEM_SPIN_REPEATS 8
 /* A wait that ended by its timeout ends when its time came: virtual
  * time moves on to due_vns if it is not there yet. */
 void sc_vclock_advance_to(struct sc_engine *e, uint64_t due_vns);
@@ -768,6 +784,12 @@ int sc_plant_vclock_breakpoints(struct sc_process *p);
  * return true. */
 bool sc_vclock_breakpoint(struct sc_engine *e, struct sc_thread *t,
 			  const struct sc_breakpoint *bp);
+/* t's yield at a clock function (cfg->clock_wait_reads) is executed:
+ * answer the call (t resumes in its caller); false when t has none. */
+bool sc_vclock_answer_wait(struct sc_engine *e, struct sc_thread *t);
+/* t's next event is a memory event: mark it waits_in_place when it
+ * repeats the load t made SC_MEM_SPIN_REPEATS times in a row (schedule.c). */
+void sc_mem_spin_mark(struct sc_thread *t);
 /* t got SIGSEGV: when it is an rdtsc or rdtscp that faulted because the
  * program runs with PR_TSC_SIGSEGV (cfg->vclock), answer it with the
  * virtual counter, resume t and return true. */

@@ -129,6 +129,39 @@ static bool spins_in_place(const struct sc_event *ev)
 		ev->waits_in_place);
 }
 
+/* Count t's reads and rmws of one instruction and address in a row
+ * (sc_mem_spin_mark). */
+static void count_mem_repeat(struct sc_thread *t, const struct sc_event *ev)
+{
+	bool load = ev->kind == SC_EV_MEM_READ || ev->kind == SC_EV_MEM_RMW;
+
+	if (load && t->mem_repeats && ev->pc == t->mem_repeat_pc &&
+	    ev->object == t->mem_repeat_object) {
+		if (t->mem_repeats < UINT32_MAX)
+			t->mem_repeats++;
+		return;
+	}
+	t->mem_repeats = load ? 1 : 0;
+	t->mem_repeat_pc = ev->pc;
+	t->mem_repeat_object = ev->object;
+}
+
+void sc_mem_spin_mark(struct sc_thread *t)
+{
+	struct sc_event *nx = &t->next;
+
+	/* A busy-wait on a flag at race or mem granularity is a run of the
+	 * same load, each a step: it takes no spin preemption, and timed
+	 * waits and polls of the others were never offered while it went
+	 * on (QA: main spinning on an atomic flag until a thread's 100 ms
+	 * cond_timedwait ended: 5 of 10 runs hung). */
+	nx->waits_in_place = (nx->kind == SC_EV_MEM_READ ||
+			      nx->kind == SC_EV_MEM_RMW) &&
+			     t->mem_repeats >= SC_MEM_SPIN_REPEATS &&
+			     nx->pc == t->mem_repeat_pc &&
+			     nx->object == t->mem_repeat_object;
+}
+
 /* cfg->mem_event_cap: after that many memory events the run goes on at
  * sync granularity; cfg->mem_site_cap: after that many events at one
  * instruction, that instruction is no scheduling point any more.  Both
@@ -204,6 +237,17 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		t->next.kind = SC_EV_TIMEOUT;
 		sc_emit_event(e, &ev);
 		sc_vclock_advance_to(e, t->wait_due_vns);
+		sc_start_running(e, t, PTRACE_CONT);
+		return;
+	}
+	if (ev.kind == SC_EV_YIELD && t->clock_wait_fn) {
+		/* A busy-wait's clock read (vclock.c): answered now, at
+		 * the time the schedule gives it. */
+		sc_emit_event(e, &ev);
+		if (e->diverged)
+			return;
+		e->last_spin_thread = t->logical;
+		sc_vclock_answer_wait(e, t);
 		sc_start_running(e, t, PTRACE_CONT);
 		return;
 	}
@@ -308,12 +352,14 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	e->last_spin_thread = spins_in_place(&ev) ? t->logical : UINT32_MAX;
 	t->probe_after_spin = ev.kind == SC_EV_PREEMPT &&
 			      e->last_spin_thread == t->logical;
+	count_mem_repeat(t, &ev);
 	/* Frees count toward the cap too: a program whose own code makes
 	 * few accesses but frees a lot (C++ strings) must not stop at
 	 * every free for the whole run. */
 	if ((ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW) ||
 	    ev.kind == SC_EV_FREE) {
-		e->mem_steps++;
+		if (e->cfg->granularity == SC_GRAN_MEM)
+			e->mem_steps++;
 		count_mem_event(e, t, ev.pc);
 	}
 	if (t->state == TH_BLOCKED)
@@ -703,6 +749,10 @@ void sc_schedule_one(struct sc_engine *e)
 		bool spins = nx->kind == SC_EV_PREEMPT &&
 			     (nx->preempt_flags & SC_PREEMPT_SPIN);
 		bool waits = nx->kind == SC_EV_YIELD || nx->kind == SC_EV_SLEEP;
+		/* The same load again and again: a flag's busy-wait. */
+		spins = spins || ((nx->kind == SC_EV_MEM_READ ||
+				   nx->kind == SC_EV_MEM_RMW) &&
+				  nx->waits_in_place);
 		nspin += spins || (waits && (nx->waits_in_place || !hold_timed));
 		nwaiting += spins || waits;
 	}

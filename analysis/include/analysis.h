@@ -93,6 +93,7 @@ struct sc_trace {
 	uint32_t mem_site_cap;      /* mem: a site lifted after so many */
 	bool free_events;           /* mem: free(3) calls are events */
 	bool virtual_timeouts;      /* polls' timeouts were events */
+	uint32_t clock_wait_reads;  /* clock busy-waits yielded (vclock.c) */
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */
 	size_t nrace_pcs;

@@ -50,6 +50,21 @@ for name in bounded_buffer sync_zoo pipe_reader eventfd_mailbox poll_ticker poll
 	fi
 done
 
+# A worker's 20 ms timeout while main busy-waits for its flag, with the
+# default configuration: main is seen waiting, so the timeout comes.  (A
+# cond_timedwait while main loaded the flag hung 5 of 10 runs; a poll
+# while main read the clock between its loads, 3 of 4; each took the
+# run's whole --timeout.)
+for mode in "cond flag" "cond clock" "poll clock"; do
+	json=$SC_TMP/spin_until.json
+	# shellcheck disable=SC2086
+	rc=$(sc_launch_json "$json" -n 10 --seed 0xb2 --keep-going --timeout 10 \
+		-- "$(sc_target spin_until_poll)" $mode)
+	tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" 0/0 \
+		"spin_until_poll $mode: 10 default runs, no false hang"
+	[ "$rc" -eq 0 ] || tap_diag "$(json_get "$json" 'd["bugs"][0]["message"]')"
+done
+
 # A run is pinned to one CPU with its supervisor; the program must still
 # see the CPUs it sees natively (nproc, OpenMP and thread pools size
 # themselves by sched_getaffinity), in the run and in its replay.

@@ -248,6 +248,11 @@ enum sc_granularity {
 
 struct sc_fork_server;
 
+/* sc_run_config.clock_wait_reads of controlled launches: a loop that
+ * reads the clock until a deadline makes thousands of reads; code that
+ * timestamps its work reads it a few times between two steps. */
+#define SC_CLOCK_WAIT_READS 64u
+
 struct sc_run_config {
 	char *const *argv;              /* argv[0] is the program path */
 	char *const *envp;              /* NULL: the caller's environ */
@@ -298,6 +303,12 @@ struct sc_run_config {
 	 * it lasts in virtual time (schedule.c).  Off: the kernel's timer ends it (traces recorded
 	 * before). */
 	bool virtual_timeouts;
+	/* With vclock: a thread that reads a virtual clock this many times
+	 * with no step in between waits for time to pass (a busy-wait on the
+	 * clock): that read is a yield event, so that another thread's
+	 * timeout can come first (vclock.c).  0: never (traces recorded
+	 * before). */
+	uint32_t clock_wait_reads;
 	/* race granularity: the instructions (absolute addresses, sorted)
 	 * that are memory scheduling points.  An address that is not the
 	 * start of a memory-accessing instruction of a module of the
@@ -545,6 +556,7 @@ struct sc_trace_header {
 	uint32_t mem_site_cap;          /* sc_run_config.mem_site_cap */
 	bool free_events;               /* sc_run_config.free_events */
 	bool virtual_timeouts;          /* sc_run_config.virtual_timeouts */
+	uint32_t clock_wait_reads;      /* sc_run_config.clock_wait_reads */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;
 };
