@@ -470,6 +470,7 @@ static void run_points(const struct launch *L, uint32_t r,
 	/* No race found: the pcs are none, a plain sync run. */
 	pt->pcs = L->race_pilot.pcs;
 	pt->npcs = L->race_pilot.n;
+	pt->mem_site_cap = pt->npcs ? SC_RACE_SITE_EVENTS : 0;
 }
 
 /* Pilot run r's trace: add its racing instructions to the set.  A trace

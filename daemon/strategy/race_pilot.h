@@ -53,6 +53,13 @@
  * room in those 100000 for what runs after them. */
 #define SC_RACE_PILOT_SITE_EVENTS 64
 
+/* After the pilots, a racing instruction is a scheduling point for its
+ * first this many executions in a run (sc_run_config.mem_site_cap): a
+ * race in a loop that runs long would otherwise stop the run at every
+ * turn (QA: Rust's backtrace printer, seen racing in a pilot, made 55000
+ * events a run under RUST_BACKTRACE=1, 272 s for 300 runs instead of 5). */
+#define SC_RACE_SITE_EVENTS 1000
+
 struct sc_race_pilot {
 	uint32_t first;         /* P: runs 1..P */
 	uint32_t size;          /* pilot runs in the session, P and later */

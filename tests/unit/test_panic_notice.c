@@ -30,7 +30,7 @@ int main(void)
 	char lines[2][SC_NOTICE_LEN];
 	struct sc_run_result r;
 
-	plan(34);
+	plan(37);
 	parses("thread 'main' panicked at 'called `Result::unwrap()` on an "
 	       "`Err` value: Any { .. }', src/main.rs:14:27",
 	       "panicked: called `Result::unwrap()` on an `Err` value: "
@@ -229,6 +229,28 @@ int main(void)
 			sizeof(loc));
 	ok(strcmp(msg, r.message) == 0,
 	   "an abort without glibc's reason keeps the signal's account");
+	/* libstdc++'s terminate handler: the exception leads. */
+	strcpy(r.message, "SIGABRT (Aborted) in T0 at "
+	       "__pthread_kill_implementation+0x10c (libc.so.6), called from "
+	       "main at c_async.cc:21 (c_async)");
+	sc_bug_describe(&r, "scan\nterminate called after throwing an instance "
+			"of 'std::runtime_error'\n  what():  plugin registry "
+			"empty\n", msg, sizeof(msg), loc, sizeof(loc));
+	ok(strcmp(msg, "uncaught exception std::runtime_error: plugin "
+		  "registry empty: SIGABRT (Aborted) in T0 at "
+		  "__pthread_kill_implementation+0x10c (libc.so.6), called "
+		  "from main at c_async.cc:21 (c_async)") == 0,
+	   "an uncaught exception: its type and what(), then the signal's "
+	   "account");
+	sc_bug_describe(&r, "terminate called after throwing an instance of "
+			"'int'\n", msg, sizeof(msg), loc, sizeof(loc));
+	ok(strncmp(msg, "uncaught exception int: SIGABRT", 31) == 0,
+	   "an exception without what()");
+	sc_bug_describe(&r, "terminate called without an active exception\n",
+			msg, sizeof(msg), loc, sizeof(loc));
+	ok(strncmp(msg, "terminate called without an active exception: "
+		   "SIGABRT", 53) == 0, "std::terminate with no exception "
+	   "(a joinable std::thread destroyed)");
 	ok(sc_parse_glib_assert("Bail out! ERROR:t.c:9:test_x: assertion "
 				"failed: (n > 0)", loc, sizeof(loc)) &&
 	   strcmp(loc, "t.c:9 (test_x)") == 0, "g_test's Bail out! line");
