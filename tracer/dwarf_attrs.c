@@ -2,6 +2,7 @@
  * the pieces every DWARF reader of the project needs (dwarf_inline.c,
  * the analyzer's atomic_vars.c). */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dwarf_attrs.h"
 
@@ -21,6 +22,21 @@ bool sc_dwarf_unsigned(Dwarf_Die die, Dwarf_Half at, Dwarf_Unsigned *v)
 		if (ok)
 			*v = (Dwarf_Unsigned)sv;
 	}
+	dwarf_dealloc_attribute(attr);
+	return ok;
+}
+
+bool sc_dwarf_string(Dwarf_Die die, Dwarf_Half at, char *buf, size_t len)
+{
+	Dwarf_Attribute attr;
+	char *s = NULL;
+	bool ok;
+
+	if (dwarf_attr(die, at, &attr, NULL) != DW_DLV_OK)
+		return false;
+	ok = dwarf_formstring(attr, &s, NULL) == DW_DLV_OK && s;
+	if (ok)
+		snprintf(buf, len, "%s", s);
 	dwarf_dealloc_attribute(attr);
 	return ok;
 }

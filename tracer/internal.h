@@ -657,8 +657,10 @@ bool sc_emulate_code(const uint8_t code[16], struct user_regs_struct *r);
 /* A Rust module (its line tables name Rust's standard library): *out
  * gets the code of the program's own sources (neither the standard
  * library nor other system sources: sc_system_source), returns 1.
- * Else 0 and *out empty. */
-int sc_dwarf_rust_own_ranges(const char *path, struct sc_addr_ranges *out);
+ * Else 0 and *out empty.  inlined_library: the library's lines within
+ * the program's own compilation units count as its own (rules 6). */
+int sc_dwarf_rust_own_ranges(const char *path, bool inlined_library,
+			     struct sc_addr_ranges *out);
 int sc_dwarf_source_ranges(const char *path, const char *const *sources,
 			   struct sc_addr_ranges *out);
 /* Source file (base name) and line of a file-relative address; *system

@@ -138,7 +138,8 @@ static int decode_module(struct sc_engine *e, const char *path,
 	 * Its atomics stay: Rust's locks are made of them. */
 	bool rust = !filtered && which == SC_SITES_MEMORY &&
 		    e->cfg->mem_sites >= 3 &&
-		    sc_dwarf_rust_own_ranges(path, &only) == 1;
+		    sc_dwarf_rust_own_ranges(path, e->cfg->mem_sites >= 6,
+					     &only) == 1;
 	elf_version(EV_CURRENT);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {

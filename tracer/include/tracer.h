@@ -353,7 +353,9 @@ struct sc_run_config {
 	 * 4 also watches a thread's stack slot once another thread's access
 	 * reached it (stack_watch.c), 5 also makes the program's calls of
 	 * libc functions with hidden static state (strtok, localtime,
-	 * getenv/setenv) memory events on that state (libc_syms.c). */
+	 * getenv/setenv) memory events on that state (libc_syms.c), 6 also
+	 * keeps the lines of Rust's standard library in the program's own
+	 * compilation units (inlined there: an atomic's load and store). */
 	uint32_t mem_sites;
 	/* The clock functions of the vDSO answer with clock_*_ns plus the
 	 * run's progress (vclock.c), so that time is part of the schedule. */
