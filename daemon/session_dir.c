@@ -1,7 +1,9 @@
 /* session_dir.c - session directories (see session_dir.h). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,67 @@ static int absolutize(const char *path, char *out, size_t len, char *err,
 	return 0;
 }
 
+/* The session id a session.txt names, or "another session". */
+static void id_of(const char *path, char *id, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char line[96];
+
+	snprintf(id, len, "another session");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "id=", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(id, len, "session %.80s", line + 3);
+			break;
+		}
+	fclose(f);
+}
+
+/* A --out directory holds one session: its session.txt is created here
+ * with O_EXCL, so that a second launch into it (at once or later) is
+ * refused instead of overwriting the first one's traces (QA: the second
+ * of two sessions in one --out directory replaced run-000001 of the
+ * first, whose results then named a trace of another program, and two
+ * at once left half of each other's traces unreadable). */
+static int claim_out_dir(const char *dir, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 16], id[96];
+	struct dirent *d;
+	DIR *dh;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/session.txt", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		id_of(path, id, sizeof(id));
+		snprintf(err, errlen, "%s holds the runs of %s already: give "
+			 "each session its own --out directory", dir, id);
+		return -1;
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	/* Runs of a session that wrote no session.txt (a version before
+	 * it did, or a copy). */
+	dh = opendir(dir);
+	while (dh && (d = readdir(dh)))
+		if (strncmp(d->d_name, "run-", 4) == 0) {
+			closedir(dh);
+			unlink(path);
+			snprintf(err, errlen, "%s holds runs of another session "
+				 "(%s): give each session its own --out "
+				 "directory", dir, d->d_name);
+			return -1;
+		}
+	if (dh)
+		closedir(dh);
+	return 0;
+}
+
 int sc_session_create(const char *state_dir, const char *out_dir,
 		      struct sc_session *s, char *err, size_t errlen)
 {
@@ -58,7 +121,10 @@ int sc_session_create(const char *state_dir, const char *out_dir,
 			snprintf(err, errlen, "%s: %s", out_dir, strerror(errno));
 			return -1;
 		}
-		return absolutize(out_dir, s->dir, sizeof(s->dir), err, errlen);
+		if (absolutize(out_dir, s->dir, sizeof(s->dir), err,
+			       errlen) < 0)
+			return -1;
+		return claim_out_dir(s->dir, err, errlen);
 	}
 	if ((size_t)snprintf(sessions, sizeof(sessions), "%s/sessions",
 			     state_dir) >= sizeof(sessions) - 64) {

@@ -168,5 +168,20 @@ sc export "$SC_TMP/big/run-000001.sctrace" --format json -o "$SC_TMP/keep.dot" \
 tap_is "$(is_json "$SC_TMP/keep.dot" && echo json)" json \
 	"export -o over an existing file replaces it once complete"
 
+# A --out directory holds one session: a second launch into it is
+# refused, and the first session's traces stay (QA: the second replaced
+# run-000001 of the first, and its results named a trace of another
+# program).
+reuse=$SC_TMP/reuse
+sc launch -n 3 --seed 1 --keep-traces all --out "$reuse" -- "$(sc_target abba_deadlock)" >/dev/null 2>&1
+before=$(cksum "$reuse"/run-000001.sctrace)
+rc=0
+sc launch -n 3 --seed 2 --keep-traces all --out "$reuse" -- "$(sc_target check_then_act)" \
+	>/dev/null 2>"$SC_TMP/reuse.err" || rc=$?
+tap_is "$rc/$(wc -l <"$SC_TMP/reuse.err")" 3/1 "a second launch into a used --out directory: exit 3, one line"
+tap_check "it says the directory holds another session's runs" \
+	grep -q "holds the runs of session .* already" "$SC_TMP/reuse.err"
+tap_is "$(cksum "$reuse"/run-000001.sctrace)" "$before" "the first session's run 1 is untouched"
+
 sc_check_no_leftovers
 tap_done
