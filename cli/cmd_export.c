@@ -183,6 +183,12 @@ int cmd_export(int argc, char **argv)
 		return cli_usage_error("export: unexpected argument '%s'",
 				       argv[optind + 1]);
 	path = argv[optind];
+	/* export T -o T replaced the trace with its export (QA). */
+	struct stat in_st, out_st;
+	if (out_path && stat(path, &in_st) == 0 && stat(out_path, &out_st) == 0 &&
+	    in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+		return cli_usage_error("export: -o %s is the trace itself",
+				       out_path);
 	if (sc_trace_load(path, &t, err, sizeof(err)) < 0) {
 		if (strncmp(err, path, strlen(path)) == 0)
 			cli_error("%s", err);

@@ -68,6 +68,7 @@ static int request(Scctl__Request *req, bool *not_running)
 		close(fd);
 		return EXIT_FAIL;
 	}
+	cli_reply_wait_ms = CLI_QUICK_REPLY_MS;
 	r = cli_recv(fd);
 	if (!r)
 		code = EXIT_FAIL;

@@ -146,6 +146,9 @@ int cmd_stop(int argc, char **argv)
 		close(fd);
 		return EXIT_FAIL;
 	}
+	/* The reply comes once the session's targets are gone: a minute is
+	 * plenty even on a loaded machine. */
+	cli_reply_wait_ms = 4 * CLI_QUICK_REPLY_MS;
 	r = cli_recv(fd);
 	close(fd);
 	if (!r)

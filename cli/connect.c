@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,12 @@ static int start_daemon(const char *sock)
 
 	if (!find_daemon(daemon, sizeof(daemon))) {
 		cli_error("cannot find schedctld (set SCHEDCTLD to its path)");
+		return -1;
+	}
+	/* Said here, not by the child, so that --json carries it. */
+	if (access(daemon, X_OK) != 0) {
+		cli_error("cannot run schedctld %s: %s (set SCHEDCTLD to its "
+			  "path)", daemon, strerror(errno));
 		return -1;
 	}
 	pid = fork();
@@ -204,10 +211,57 @@ int cli_send(int fd, const Scctl__Request *req, const int *fds, int nfds)
 	return 0;
 }
 
+int cli_reply_wait_ms = -1;
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait until fd has something to read, within cli_reply_wait_ms (a
+ * request answered at once) and STOP_GRACE_MS after an interrupt.  A
+ * daemon that accepts and never answers (stopped, wedged) kept every
+ * command waiting for good, and launch outlived CI's timeout, whose one
+ * SIGTERM only asks the daemon to stop the session (QA). */
+#define STOP_GRACE_MS 10000
+static bool wait_readable(int fd)
+{
+	int64_t start = mono_ms(), interrupted_at = -1;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int n = poll(&p, 1, 200);
+		int64_t now = mono_ms();
+
+		if (n > 0 || (n < 0 && errno != EINTR))
+			return true;    /* the read says what it is */
+		if (cli_interrupted && interrupted_at < 0)
+			interrupted_at = now;
+		if (interrupted_at >= 0 && now - interrupted_at >= STOP_GRACE_MS) {
+			cli_error("schedctld did not confirm the stop within "
+				  "%d s; leaving (see its log)",
+				  STOP_GRACE_MS / 1000);
+			return false;
+		}
+		if (!cli_interrupted && cli_reply_wait_ms >= 0 &&
+		    now - start >= cli_reply_wait_ms) {
+			cli_error("schedctld does not answer (waited %d s; is "
+				  "it stopped?)", cli_reply_wait_ms / 1000);
+			return false;
+		}
+	}
+}
+
 Scctl__Reply *cli_recv(int fd)
 {
 	struct sc_frame f;
 	Scctl__Reply *r;
+
+	if (!wait_readable(fd))
+		return NULL;
 	int st = sc_frame_recv(fd, &f, 0, -1);
 
 	if (st == SC_FRAME_EOF || st == SC_FRAME_TRUNCATED ||

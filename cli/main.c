@@ -102,7 +102,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[optind], commands[i].name) == 0) {
 			int code = commands[i].run(argc - optind, argv + optind);
 			cli_json_error(code);
-			return code;
+			return cli_stdout_checked(code);
 		}
 	int code = cli_usage_error("unknown command '%s'", argv[optind]);
 	cli_json_error(code);

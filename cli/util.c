@@ -62,6 +62,18 @@ void cli_json_error(int exit_status)
 	cli_json_printed = true;
 }
 
+int cli_stdout_checked(int code)
+{
+	/* A report written to a full disk or a closed pipe is lost: say
+	 * so, as export and analyze do (QA: launch --json > /dev/full
+	 * exited 1 with nothing said). */
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return code;
+	int e = errno ? errno : EIO;
+	fprintf(stderr, "schedctl: stdout: %s\n", strerror(e));
+	return code == EXIT_USAGE ? code : EXIT_FAIL;
+}
+
 int cli_bad_option(int c, char **argv)
 {
 	const char *arg = argv[optind - 1];

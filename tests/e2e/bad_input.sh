@@ -183,5 +183,30 @@ tap_check "it says the directory holds another session's runs" \
 	grep -q "holds the runs of session .* already" "$SC_TMP/reuse.err"
 tap_is "$(cksum "$reuse"/run-000001.sctrace)" "$before" "the first session's run 1 is untouched"
 
+# stdout that cannot be written: the report is lost, and said to be
+# (launch --json > /dev/full exited 1 with nothing said).
+if [ -w /dev/full ]; then
+	rc=0
+	sc list --json >/dev/full 2>"$SC_TMP/full.err" || rc=$?
+	tap_is "$rc/$(cat "$SC_TMP/full.err")" "3/schedctl: stdout: No space left on device" \
+		"list --json > /dev/full: exit 3 and why"
+else
+	tap_skip "list --json > /dev/full" "no /dev/full"
+fi
+# A daemon that cannot be started: --json carries the reason.
+rc=0
+SCHEDCTL_SOCKET=$SC_TMP/none.sock SCHEDCTLD=$SC_TMP/no-such-daemon \
+	"$SCHEDCTL" launch --json -n 1 -- /bin/true >"$SC_TMP/nd.json" 2>/dev/null || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/nd.json" 'd["error"]')" \
+	"3/cannot run schedctld $SC_TMP/no-such-daemon: No such file or directory (set SCHEDCTLD to its path)" \
+	"a daemon that cannot run: exit 3, the reason in the JSON error"
+# export -o over its own input replaced the trace with its export.
+first=$(ls "$reuse"/run-*.sctrace | head -n1)
+cp "$first" "$SC_TMP/self.sctrace"
+rc=0
+sc export "$SC_TMP/self.sctrace" --format json -o "$SC_TMP/self.sctrace" 2>/dev/null || rc=$?
+tap_is "$rc/$(cksum <"$SC_TMP/self.sctrace")" "2/$(cksum <"$first")" \
+	"export -o TRACE over TRACE: refused (exit 2), the trace intact"
+
 sc_check_no_leftovers
 tap_done

@@ -50,5 +50,44 @@ else
 	tap_not_ok "its runs so far are kept ('$done_runs')"
 fi
 
+# A daemon that accepts and never answers (stopped): ping says so after
+# its wait instead of waiting for good, and launch, asked to stop by one
+# SIGTERM (as CI's timeout sends), leaves after its grace.
+sc ping >/dev/null 2>&1
+dpid=$(pgrep -f "schedctld --socket $SC_SOCKET" | head -n1)
+if [ -n "$dpid" ] && kill -STOP "$dpid"; then
+	rc=0
+	sc ping >/dev/null 2>"$SC_TMP/ping.err" || rc=$?
+	tap_is "$rc/$(cat "$SC_TMP/ping.err")" \
+		"3/schedctl: schedctld does not answer (waited 15 s; is it stopped?)" \
+		"ping of a stopped daemon: exit 3, it does not answer"
+	kill -CONT "$dpid"
+	# A session under way whose daemon and worker stop answering.
+	# Not through sc(): $! must be the CLI, not a subshell around it.
+	stuck_target=$(sc_target abba_deadlock)
+	SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE SCHEDCTLD=$SCHEDCTLD \
+		SCHEDCTL_JOBS=1 "$SCHEDCTL" launch -n 100000 --keep-going -- \
+		"$stuck_target" >"$SC_TMP/stuck.out" 2>"$SC_TMP/stuck.err" &
+	lpid=$!
+	for _ in $(seq 100); do
+		grep -q "^schedctl: session" "$SC_TMP/stuck.out" && break
+		sleep 0.1
+	done
+	sleep 0.5
+	dpids=$(pgrep -f "schedctld --socket $SC_SOCKET")
+	# shellcheck disable=SC2086
+	kill -STOP $dpids
+	kill -TERM "$lpid"
+	rc=0
+	wait "$lpid" || rc=$?
+	tap_is "$rc/$(grep -c "did not confirm the stop within 10 s" "$SC_TMP/stuck.err")" "130/1" \
+		"launch whose daemon stopped answering leaves after one SIGTERM (130), saying why"
+	# shellcheck disable=SC2086
+	kill -CONT $dpids
+else
+	tap_skip "ping of a stopped daemon" "no daemon pid"
+	tap_skip "launch on a stopped daemon" "no daemon pid"
+fi
+
 sc_check_no_leftovers
 tap_done
