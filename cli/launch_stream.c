@@ -52,6 +52,13 @@ int cli_stream_launch(int fd, struct launch_report *rep, bool detach,
 			scctl__reply__free_unpacked(r, NULL);
 			return code;
 		}
+		if (r->has_ok && !r->ok && cli_interrupted) {
+			/* The daemon's account of our own Ctrl-C (it was
+			 * still reading the program's input). */
+			report_clear_progress(rep);
+			scctl__reply__free_unpacked(r, NULL);
+			return cli_report_interrupted(rep->session);
+		}
 		if (r->has_ok && !r->ok) {
 			report_clear_progress(rep);
 			if (r->error)

@@ -1,8 +1,12 @@
 /* stdin_file.c - copy, locate and open a session's standard input. */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,8 +30,32 @@ static int write_all(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-int sc_stdin_copy(int from, const char *path, uint64_t *size, char *err,
-		  size_t errlen)
+/* Wait until from can be read; false when the client hung up first
+ * (QA: `sleep 25 | schedctl launch`, Ctrl-C after 3 s: the session went
+ * on reading its input for 22 s before it saw the interrupt). */
+static bool readable_before_hangup(int from, int cancel_fd)
+{
+	struct pollfd p[2] = {
+		{ .fd = from, .events = POLLIN },
+		{ .fd = cancel_fd, .events = POLLRDHUP },
+	};
+
+	if (cancel_fd < 0)
+		return true;
+	for (;;) {
+		int n = poll(p, 2, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || p[0].revents)
+			return true;    /* the read says what it is */
+		if (p[1].revents & (POLLRDHUP | POLLHUP | POLLERR))
+			return false;
+	}
+}
+
+int sc_stdin_copy(int from, int cancel_fd, const char *path, uint64_t *size,
+		  char *err, size_t errlen)
 {
 	char buf[65536];
 	uint64_t total = 0;
@@ -39,6 +67,11 @@ int sc_stdin_copy(int from, const char *path, uint64_t *size, char *err,
 		return -1;
 	}
 	for (;;) {
+		if (!readable_before_hangup(from, cancel_fd)) {
+			sc_strf(err, errlen, "interrupted while reading the "
+				"program's standard input");
+			goto fail;
+		}
 		ssize_t n = read(from, buf, sizeof(buf));
 
 		if (n < 0 && errno == EINTR)

@@ -19,9 +19,11 @@
 
 /* Read from to its end into a new file path (mode 0600; the access and
  * modification times of from when it is a regular file).  Returns 0 with
- * *size set, or -1 with a one-line reason in err (the file removed). */
-int sc_stdin_copy(int from, const char *path, uint64_t *size, char *err,
-		  size_t errlen);
+ * *size set, or -1 with a one-line reason in err (the file removed).
+ * cancel_fd (-1: none): the client's connection; its hang-up (Ctrl-C
+ * half-closes it) ends the copy as interrupted. */
+int sc_stdin_copy(int from, int cancel_fd, const char *path, uint64_t *size,
+		  char *err, size_t errlen);
 
 /* Where a trace's recorded input is: recorded as is when absolute, else
  * relative to the directory of trace_path.  Writes an absolute path. */

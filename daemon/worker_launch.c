@@ -1490,7 +1490,7 @@ static int take_stdin(struct launch *L, const int *fds, size_t nfds,
 	}
 	sc_strf(L->stdin_path, sizeof(L->stdin_path), "%s/%s",
 		L->session.dir, SC_STDIN_NAME);
-	if (sc_stdin_copy(fds[0], L->stdin_path, &L->stdin_size, err,
+	if (sc_stdin_copy(fds[0], L->conn, L->stdin_path, &L->stdin_size, err,
 			  errlen) < 0) {
 		L->stdin_path[0] = '\0';
 		return -1;

@@ -127,5 +127,27 @@ echo quick | sc launch --json -n 1 --seed 1 -- sort >"$SC_TMP/quick.json" \
 tap_is "$rc $(grep -c 'waiting for the end' "$SC_TMP/err")" "0 0" \
 	"a pipe that ends at once: no such line"
 
+# Ctrl-C while the input is still being read: the launch stops there,
+# with no session started (it went on reading until the pipe's end, then
+# started the session only to stop it).
+fifo=$SC_TMP/slow.fifo
+mkfifo "$fifo"
+sleep 30 >"$fifo" &
+writer=$!
+SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE SCHEDCTLD=$SCHEDCTLD \
+	"$SCHEDCTL" launch -n 1 --seed 1 -- sort <"$fifo" >"$SC_TMP/slow.out" \
+	2>"$SC_TMP/slow.err" &
+cli=$!
+for _ in $(seq 50); do
+	grep -q "waiting for the end" "$SC_TMP/slow.err" && break
+	sleep 0.1
+done
+kill -INT "$cli"
+rc=0
+wait "$cli" || rc=$?
+kill "$writer" 2>/dev/null
+tap_is "$rc/$(grep -c "^schedctl: session" "$SC_TMP/slow.out")/$(tail -n1 "$SC_TMP/slow.err")" \
+	"130/0/schedctl: interrupted" "Ctrl-C while the input is read: 130, no session started"
+
 sc_check_no_leftovers
 tap_done
