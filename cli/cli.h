@@ -98,6 +98,8 @@ int cli_parse_shard(const char *s, uint32_t *index, uint32_t *count);
  * its end; a second SIGINT kills the CLI as usual. */
 extern volatile sig_atomic_t cli_interrupted;
 void cli_stop_on_interrupt(int fd);
+/* Put back the dispositions cli_stop_on_interrupt replaced. */
+void cli_interrupt_restore(void);
 /* What the CLI says once the worker is gone; returns 130. */
 int cli_report_interrupted(const char *session);
 

@@ -65,6 +65,8 @@ static int stream_replies(int fd, bool json, int *stopped_pid,
 		Scctl__Reply *r = cli_recv(fd);
 		int code;
 
+		if (!r && cli_interrupted)
+			return cli_report_interrupted(NULL);
 		if (!r)
 			return EXIT_FAIL;
 		if (r->notice)
@@ -187,8 +189,14 @@ int cmd_replay(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	fflush(stdout);
+	/* Ctrl-C (or a SIGTERM) ends the replay, and the program with it,
+	 * as it ends a launch: also when the shell started us with SIGINT
+	 * ignored (QA: `replay &` in a script ran to its end).  Not while
+	 * a debugger has the stopped program. */
+	cli_stop_on_interrupt(fd);
 	code = cli_send(fd, &req, fds, 2) < 0 ? EXIT_FAIL
 	       : stream_replies(fd, json, &stopped_pid, &stopped_tid);
+	cli_interrupt_restore();
 	if (stopped_pid > 0 && cli_debug_stopped(stopped_pid, stopped_tid, gdb,
 						 json, gdb_argc, gdb_argv) < 0)
 		code = EXIT_FAIL;

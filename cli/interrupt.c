@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,6 +34,9 @@ static void on_interrupt(int sig)
 	sigaction(sig, &dfl, NULL);
 }
 
+static struct sigaction old_int, old_term;
+static bool handlers_set;
+
 void cli_stop_on_interrupt(int fd)
 {
 	struct sigaction sa;
@@ -41,8 +45,19 @@ void cli_stop_on_interrupt(int fd)
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_interrupt;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	handlers_set = true;
+}
+
+void cli_interrupt_restore(void)
+{
+	if (!handlers_set)
+		return;
+	session_fd = -1;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	handlers_set = false;
 }
 
 int cli_report_interrupted(const char *session)

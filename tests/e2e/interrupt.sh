@@ -89,5 +89,21 @@ else
 	tap_skip "launch on a stopped daemon" "no daemon pid"
 fi
 
+# replay ends on SIGINT too, also when started in the background of a
+# script (SIGINT inherited as ignored: it ran to its end, exit 0), and
+# --json says so on stdout.
+sc launch -n 1 --keep-traces all --out "$SC_TMP/long" -- \
+	awk 'BEGIN { for (i = 0; i < 300000000; i++) s += i; print s }' >/dev/null 2>&1
+SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE SCHEDCTLD=$SCHEDCTLD \
+	"$SCHEDCTL" replay --json "$SC_TMP/long/run-000001.sctrace" \
+	>"$SC_TMP/long.json" 2>/dev/null &
+rpid=$!
+sleep 1
+kill -INT "$rpid"
+rc=0
+wait "$rpid" || rc=$?
+tap_is "$rc/$(json_get "$SC_TMP/long.json" 'd["error"], d["exit_status"]')" \
+	"130/('interrupted', 130)" "replay in a script's background: SIGINT ends it (130, JSON error)"
+
 sc_check_no_leftovers
 tap_done
