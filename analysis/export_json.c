@@ -45,7 +45,7 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		"\",\"clock_monotonic_ns\":\"%" PRIu64 "\""
 		",\"own_libraries\":%s,\"free_events\":%s"
 		",\"virtual_timeouts\":%s,\"clock_wait_reads\":%" PRIu32
-		",\"race_pcs\":[",
+		",\"attached\":%s,\"race_pcs\":[",
 		t->max_steps, t->timeout_ms,
 		t->eager_timeouts ? "true" : "false", t->slice_us,
 		t->atomics ? "true" : "false",
@@ -57,7 +57,8 @@ static void put_header(const struct sc_trace *t, FILE *out)
 		t->clock_realtime_ns, t->clock_monotonic_ns,
 		t->own_libraries ? "true" : "false",
 		t->free_events ? "true" : "false",
-		t->virtual_timeouts ? "true" : "false", t->clock_wait_reads);
+		t->virtual_timeouts ? "true" : "false", t->clock_wait_reads,
+		t->attached ? "true" : "false");
 	/* Hexadecimal strings, as addresses are read in a disassembly. */
 	for (size_t i = 0; i < t->nrace_pcs; i++)
 		fprintf(out, "%s\"0x%" PRIx64 "\"", i ? "," : "",

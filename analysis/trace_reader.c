@@ -240,6 +240,7 @@ static int take_header(struct loader *ld, const Sctrace__Header *h,
 	t->free_events = h->has_free_events && h->free_events;
 	t->virtual_timeouts = h->has_virtual_timeouts && h->virtual_timeouts;
 	t->clock_wait_reads = h->has_clock_wait_reads ? h->clock_wait_reads : 0;
+	t->attached = h->has_attached && h->attached;
 	t->mem_event_cap = h->has_mem_event_cap ? h->mem_event_cap : 0;
 	if (h->n_race_pcs) {
 		t->race_pcs = malloc(h->n_race_pcs * sizeof(*t->race_pcs));

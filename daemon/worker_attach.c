@@ -282,6 +282,7 @@ int sc_worker_attach(int conn, const Scctl__AttachRequest *req,
 			.max_steps = req->has_max_steps ? req->max_steps
 				     : ATTACH_MAX_STEPS,
 			.timeout_ms = req->duration_ms,
+			.attached = true,
 		};
 		struct sc_run_config cfg = {
 			.cpu = -1,

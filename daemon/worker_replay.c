@@ -101,6 +101,12 @@ static int check_trace(const struct sc_trace *t, const char *path,
 			 "cannot be replayed", path);
 		return 3;
 	}
+	if (t->attached) {
+		sc_strf(err, errlen, "%s: recorded by schedctl attach, the run "
+			 "began in the middle of a running process and cannot "
+			 "be replayed (export or analyze it)", path);
+		return 3;
+	}
 	if (t->argc == 0 || !t->argv[0] || !*t->argv[0]) {
 		sc_strf(err, errlen, "%s: the trace records no program", path);
 		return 3;

@@ -291,6 +291,8 @@ struct sc_trace_writer *sc_trace_create(const char *path,
 	h.virtual_timeouts = hdr->virtual_timeouts;
 	h.has_clock_wait_reads = hdr->clock_wait_reads != 0;
 	h.clock_wait_reads = hdr->clock_wait_reads;
+	h.has_attached = hdr->attached;
+	h.attached = hdr->attached;
 	h.has_own_libraries = hdr->own_libraries;
 	h.own_libraries = hdr->own_libraries;
 	h.n_race_pcs = hdr->nrace_pcs;

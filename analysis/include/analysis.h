@@ -94,6 +94,7 @@ struct sc_trace {
 	bool free_events;           /* mem: free(3) calls are events */
 	bool virtual_timeouts;      /* polls' timeouts were events */
 	uint32_t clock_wait_reads;  /* clock busy-waits yielded (vclock.c) */
+	bool attached;              /* recorded by schedctl attach */
 	bool own_libraries;         /* mem: the program's own libraries too */
 	uint64_t *race_pcs;         /* race: the instructions scheduled */
 	size_t nrace_pcs;

@@ -46,6 +46,7 @@ if grep -q "not implemented" "$SC_TMP/attach.err"; then
 	tap_skip "the attached program exits 0" "attach not implemented"
 	tap_skip "the attached program prints the right output" "attach not implemented"
 	tap_skip "the attach session is listed" "attach not implemented"
+	tap_skip "replay of an attach trace: refused" "attach not implemented"
 	sc_check_no_leftovers
 	tap_done
 	exit 0
@@ -62,6 +63,13 @@ id=$(json_get "$SC_TMP/attach.json" 'd["session"]')
 sc list --json >"$SC_TMP/list.json" 2>&1
 tap_is "$(json_get "$SC_TMP/list.json" '[[s["kind"], s["state"]] for s in d["sessions"] if s["session"] == "'"$id"'"][0]')" \
 	'["attach", "done"]' "the attach session is listed"
+# Its trace begins mid-process: replay refuses it, saying why (it used to
+# start the program anew and report a divergence at step 0).
+rc=0
+sc replay "$(json_get "$SC_TMP/attach.json" 'd["out_dir"]')/run-000001.sctrace" \
+	>/dev/null 2>"$SC_TMP/arep.err" || rc=$?
+tap_is "$rc/$(grep -c "recorded by schedctl attach" "$SC_TMP/arep.err")/$(wc -l <"$SC_TMP/arep.err")" \
+	"3/1/1" "replay of an attach trace: refused in one line (exit 3)"
 
 # A live process keeps real time: a sleep that starts while attached ends
 # when it would have (launch's virtual time ends it at once).

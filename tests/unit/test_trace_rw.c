@@ -546,6 +546,7 @@ static void test_json(void)
 		"\"clock_monotonic_ns\":\"26609028615499\","
 		"\"own_libraries\":false,\"free_events\":false,"
 		"\"virtual_timeouts\":false,\"clock_wait_reads\":0,"
+		"\"attached\":false,"
 		"\"race_pcs\":[\"0x555555555189\",\"0x5555555551a3\"]}",
 		"{\"path\":\"/usr/local/bin/racey\",\"build_id\":\"deadbeef0102\","
 		"\"load_address\":\"0x555555554000\",\"size\":20480}",

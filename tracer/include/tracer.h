@@ -559,6 +559,7 @@ struct sc_trace_header {
 	bool free_events;               /* sc_run_config.free_events */
 	bool virtual_timeouts;          /* sc_run_config.virtual_timeouts */
 	uint32_t clock_wait_reads;      /* sc_run_config.clock_wait_reads */
+	bool attached;                  /* recorded by schedctl attach */
 	const uint64_t *race_pcs;       /* sc_run_config.race_pcs */
 	size_t nrace_pcs;
 };
