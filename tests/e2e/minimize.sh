@@ -91,9 +91,12 @@ check torn_pair mem 'torn_pair\.c:(24|32)' 'torn_pair\.c:(24|32)' '(first|second
 # is the unprotected config, not the lock-ordered counter.
 check counted_then_order mem 'counted_then_order\.c:(29|44)' 'counted_then_order\.c:(29|44)' config
 
-# Rust: the pair is the program's line, not the standard library's
-# (AtomicUsize::store is inlined from it), nor the Arc reference counts
-# that the schedule also reordered.  Debian's /usr/bin/rustc.
+# Rust: the pair is the program's lines, not the standard library's
+# (AtomicUsize's load and store are inlined from it), nor the Arc
+# reference counts that the schedule also reordered: one thread's store
+# (line 18) after the other's load (line 17), as for C++ below.  (Before
+# mem_sites 6 the load was no event, and the pair was the two stores.)
+# Debian's /usr/bin/rustc.
 RUSTC=/usr/bin/rustc
 if [ -x "$RUSTC" ]; then
 	bin=$SC_BIN/rust_lost_update
@@ -110,8 +113,8 @@ if [ -x "$RUSTC" ]; then
 		sc minimize --json "$trace" >"$SC_TMP/rust.min.json" \
 			2>"$SC_TMP/rust.min.err" || rc=$?
 		tap_is "$rc $(json_get "$SC_TMP/rust.min.json" '" / ".join(d["racing_pair"][s]["location"] + " in " + d["racing_pair"][s]["function"] for s in ("second", "first"))')" \
-			"0 rust_lost_update.rs:18 in rust_lost_update::main::{{closure}} / rust_lost_update.rs:18 in rust_lost_update::main::{{closure}}" \
-			"rust_lost_update: the racing pair is the two stores of the program's closure"
+			"0 rust_lost_update.rs:18 in rust_lost_update::main::{{closure}} / rust_lost_update.rs:17 in rust_lost_update::main::{{closure}}" \
+			"rust_lost_update: the racing pair is a store after the other thread's load, in the program's closure"
 	else
 		tap_not_ok "rust_lost_update.rs builds with $RUSTC"
 		tap_not_ok "rust_lost_update: the racing pair (not built)"
