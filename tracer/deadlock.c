@@ -90,6 +90,45 @@ static void mutex_owner_text(struct sc_engine *e, struct sc_thread *t,
 		}
 }
 
+/* glibc's pthread_rwlock_t: the tid of the writer holding it. */
+#define RWLOCK_CUR_WRITER_OFFSET 24
+
+/* " held for writing by Tn" or " held for reading by Tn, Tm" for the
+ * rwlock t waits for; empty when it cannot tell.  QA: a shared_mutex
+ * "upgrade" (the reader asks for the write lock) read "T2 waits for
+ * rwlock mu" without saying that T2 itself held it. */
+static void rwlock_holder_text(struct sc_engine *e, struct sc_thread *t,
+			       uint64_t rwlock, char *buf, size_t len)
+{
+	int32_t writer = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (sc_mem_read(t->proc, rwlock + RWLOCK_CUR_WRITER_OFFSET, &writer,
+			sizeof(writer)) == 0 && writer > 0) {
+		struct sc_thread *o = sc_thread_by_tid(e, writer);
+		if (o)
+			snprintf(buf, len, " held for writing by T%u%s",
+				 o->logical, o == t ? " itself" : "");
+		return;
+	}
+	for (size_t i = 0; i < e->nthreads; i++) {
+		struct sc_thread *o = e->threads[i];
+		bool holds = false;
+
+		if (!o->controlled || o->proc != t->proc ||
+		    o->state == TH_EXITING || o->state == TH_DEAD)
+			continue;
+		for (size_t k = 0; k < o->nrd_held; k++)
+			holds |= o->rd_held[k] == rwlock;
+		if (!holds || used >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%sT%u%s",
+					 used ? ", " : " held for reading by ",
+					 o->logical, o == t ? " itself" : "");
+	}
+}
+
 /* The owner of the mutex t waits for: the thread of that tid, NULL when
  * it cannot tell or none of ours has it. */
 static struct sc_thread *mutex_owner(struct sc_engine *e, struct sc_thread *t,
@@ -161,6 +200,10 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 		    t->last_call_kind == SC_EV_MUTEX_TRYLOCK)
 			mutex_owner_text(e, t, t->last_call_object, held,
 					 sizeof(held));
+		else if (t->last_call_kind == SC_EV_RWLOCK_RDLOCK ||
+			 t->last_call_kind == SC_EV_RWLOCK_WRLOCK)
+			rwlock_holder_text(e, t, t->last_call_object, held,
+					   sizeof(held));
 		/* The address beside a name (fork_mtx+0x28), not twice. */
 		char addr_text[32] = "";
 		if (strncmp(obj, "0x", 2) != 0)

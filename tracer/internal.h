@@ -330,6 +330,12 @@ struct sc_thread {
 	 * scheduling point: race or mem granularity). */
 	uint32_t mem_repeats;
 	uint64_t mem_repeat_pc, mem_repeat_object;
+	/* The rwlocks it read-locked and has not unlocked since, the
+	 * latest SC_RD_HELD_MAX (deadlock.c names the readers: glibc keeps
+	 * only their count). */
+#define SC_RD_HELD_MAX 4
+	uint64_t rd_held[SC_RD_HELD_MAX];
+	uint8_t nrd_held;
 	uint64_t vt_due_us;
 	/* The virtual time (sc_vclock_now_ns) at which the timeout of its
 	 * released syscall, or of its modelled futex wait, falls: a wait

@@ -129,6 +129,28 @@ static bool spins_in_place(const struct sc_event *ev)
 		ev->waits_in_place);
 }
 
+/* Keep t's read-held rwlocks (internal.h: rd_held). */
+static void track_read_locks(struct sc_thread *t, const struct sc_event *ev)
+{
+	if (ev->kind == SC_EV_RWLOCK_RDLOCK && ev->object) {
+		if (t->nrd_held == SC_RD_HELD_MAX) {
+			memmove(t->rd_held, t->rd_held + 1,
+				(SC_RD_HELD_MAX - 1) * sizeof(t->rd_held[0]));
+			t->nrd_held--;
+		}
+		t->rd_held[t->nrd_held++] = ev->object;
+	} else if (ev->kind == SC_EV_RWLOCK_UNLOCK) {
+		for (size_t i = t->nrd_held; i-- > 0;)
+			if (t->rd_held[i] == ev->object) {
+				memmove(t->rd_held + i, t->rd_held + i + 1,
+					(t->nrd_held - i - 1) *
+					sizeof(t->rd_held[0]));
+				t->nrd_held--;
+				break;
+			}
+	}
+}
+
 /* Count t's reads and rmws of one instruction and address in a row
  * (sc_mem_spin_mark). */
 static void count_mem_repeat(struct sc_thread *t, const struct sc_event *ev)
@@ -353,6 +375,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	t->probe_after_spin = ev.kind == SC_EV_PREEMPT &&
 			      e->last_spin_thread == t->logical;
 	count_mem_repeat(t, &ev);
+	track_read_locks(t, &ev);
 	/* Frees count toward the cap too: a program whose own code makes
 	 * few accesses but frees a lot (C++ strings) must not stop at
 	 * every free for the whole run. */

@@ -177,5 +177,25 @@ sc launch --json -s pos -n 100 --seed 1 --timeout 20 -- "$bin" ordered \
 tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" "0/0" \
 	"abba_heartbeat ordered: no deadlock in 100 runs"
 
+# A read lock held while the same thread asks for the write lock: the
+# report says who holds the rwlock (glibc counts its readers only).
+json=$SC_TMP/rwup.json
+rc=0
+sc launch --json -n 50 --seed 7 -- "$(sc_target rwlock_upgrade)" >"$json" 2>"$SC_TMP/err" || rc=$?
+message=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "message: $message"
+case $message in
+*"waits for rwlock cache_lock"*"held for reading by T"*" itself in rwlock_wrlock called from lookup at rwlock_upgrade.c:"*)
+	tap_ok "rwlock_upgrade: the deadlock names the reader that wants to write" ;;
+*)
+	tap_not_ok "rwlock_upgrade: the deadlock names the reader that wants to write (rc $rc)" ;;
+esac
+case $message in
+*"waits for rwlock cache_lock"*"held for reading by T"*" in rwlock_wrlock called from warm at rwlock_upgrade.c:"*)
+	tap_ok "rwlock_upgrade: and the read holder the warmer waits for" ;;
+*)
+	tap_not_ok "rwlock_upgrade: and the read holder the warmer waits for" ;;
+esac
+
 sc_check_no_leftovers
 tap_done
