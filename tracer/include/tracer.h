@@ -355,7 +355,9 @@ struct sc_run_config {
 	 * libc functions with hidden static state (strtok, localtime,
 	 * getenv/setenv) memory events on that state (libc_syms.c), 6 also
 	 * keeps the lines of Rust's standard library in the program's own
-	 * compilation units (inlined there: an atomic's load and store). */
+	 * compilation units (inlined there: an atomic's load and store) and
+	 * counts the crates rustup builds the library with (/rust/deps/:
+	 * gimli, addr2line) as the library. */
 	uint32_t mem_sites;
 	/* The clock functions of the vDSO answer with clock_*_ns plus the
 	 * run's progress (vclock.c), so that time is part of the schedule. */
