@@ -1,10 +1,9 @@
 // rust_lost_update: a lost update in Rust.  Two threads each read a
 // shared AtomicUsize and store the value plus one: each access is atomic,
 // the update is not, and when both load before either stores, main's
-// assert_eq! panics (exit status 101).  The racing pair is one thread's
-// store (line 18) after the other's load (line 17), which std's
-// AtomicUsize, inlined from the standard library's sources, performs for
-// the program's closure.
+// assert_eq! panics (exit status 101).  The racing pair is a store (line
+// 18) after the other thread's load (line 17), which std's AtomicUsize,
+// inlined from the standard library, performs for the program's closure.
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
