@@ -276,5 +276,21 @@ rc=$(sc_launch_json "$SC_TMP/chess.json" -s chess --granularity race -n 5 \
 	-- "$counter" 2)
 tap_is "$rc" 2 "a systematic search refuses --granularity race (usage error)"
 
+# A racing instruction in a long loop is a scheduling point for its first
+# 1000 executions in a run, then lifted (mem_site_cap, recorded): every
+# turn stopped the run before (QA: Rust's backtrace printer, 55000 events
+# a run).  memory_progress 20000: its counter's increment races with the
+# reader's loads, 20000 times a run.
+dir=$SC_TMP/site_cap
+sc launch -n 6 --seed 1 --keep-traces all --out "$dir" \
+	-- "$(sc_target memory_progress)" 20000 >/dev/null 2>&1
+sc export "$dir/run-000006.sctrace" --format json >"$SC_TMP/cap6.json" 2>/dev/null
+tap_is "$(json_get "$SC_TMP/cap6.json" '[d["header"]["granularity"], d["header"]["mem_site_cap"], len(d["header"]["race_pcs"]) > 0, len(d["events"]) < 5000]')" \
+	'["race", 1000, true, true]' \
+	"a race run records its site cap of 1000 and stays short ($(json_get "$SC_TMP/cap6.json" 'len(d["events"])') events)"
+sc replay "$dir/run-000006.sctrace" --json >"$SC_TMP/cap6.replay" 2>/dev/null || :
+tap_is "$(json_get "$SC_TMP/cap6.replay" '[d["verdict"] == d["recorded_verdict"], d["diverged_at"]]')" \
+	"[true, null]" "and it replays, the points lifted at the same steps"
+
 sc_check_no_leftovers
 tap_done
