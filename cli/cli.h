@@ -80,11 +80,11 @@ char **cli_environment(size_t *n);
 int cli_connect(bool autostart, bool *not_running);
 /* Send a request (with descriptors, may be none). 0 or -1 (printed). */
 int cli_send(int fd, const Scctl__Request *req, const int *fds, int nfds);
-/* The next reply, or NULL after printing why (daemon gone...). */
 /* How long cli_recv waits for a reply that comes at once (ping, stop,
  * shutdown): -1 (the default) for as long as the session lasts. */
 extern int cli_reply_wait_ms;
 #define CLI_QUICK_REPLY_MS 15000
+/* The next reply, or NULL after printing why (daemon gone...). */
 Scctl__Reply *cli_recv(int fd);
 /* code, or EXIT_FAIL (saying why) when stdout could not be written. */
 int cli_stdout_checked(int code);

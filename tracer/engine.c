@@ -24,6 +24,7 @@ int sc_run_native(const struct sc_run_config *cfg, const char *path,
 /* A released syscall gets QUICK_RETURN_US to come back, extended while the
  * thread is runnable, up to QUICK_RETURN_MAX_US. */
 #define QUICK_RETURN_US 300
+#define QUICK_RETURN_MAX_US 2000000
 /* At mem granularity every shared-memory access is a step: a long but
  * healthy program (zstd -T2 on 300 kB) made a million of them in 30 s
  * and was reported hung.  So --max-steps counts the other steps, and
@@ -31,7 +32,6 @@ int sc_run_native(const struct sc_run_config *cfg, const char *path,
  * still a function of the schedule, so a spin on plain memory that
  * nothing ends is a hang that replays. */
 #define SC_MEM_STEPS_PER_STEP 100u
-#define QUICK_RETURN_MAX_US 2000000
 
 void sc_engine_abort(struct sc_engine *e, const char *why)
 {

@@ -129,6 +129,12 @@ static bool spins_in_place(const struct sc_event *ev)
 		ev->waits_in_place);
 }
 
+/* A memory event that reads (a plain load, or a read-modify-write). */
+static bool is_load(uint32_t kind)
+{
+	return kind == SC_EV_MEM_READ || kind == SC_EV_MEM_RMW;
+}
+
 /* Keep t's read-held rwlocks (internal.h: rd_held). */
 static void track_read_locks(struct sc_thread *t, const struct sc_event *ev)
 {
@@ -155,7 +161,7 @@ static void track_read_locks(struct sc_thread *t, const struct sc_event *ev)
  * (sc_mem_spin_mark). */
 static void count_mem_repeat(struct sc_thread *t, const struct sc_event *ev)
 {
-	bool load = ev->kind == SC_EV_MEM_READ || ev->kind == SC_EV_MEM_RMW;
+	bool load = is_load(ev->kind);
 
 	if (load && t->mem_repeats && ev->pc == t->mem_repeat_pc &&
 	    ev->object == t->mem_repeat_object) {
@@ -177,8 +183,7 @@ void sc_mem_spin_mark(struct sc_thread *t)
 	 * waits and polls of the others were never offered while it went
 	 * on (QA: main spinning on an atomic flag until a thread's 100 ms
 	 * cond_timedwait ended: 5 of 10 runs hung). */
-	nx->waits_in_place = (nx->kind == SC_EV_MEM_READ ||
-			      nx->kind == SC_EV_MEM_RMW) &&
+	nx->waits_in_place = is_load(nx->kind) &&
 			     t->mem_repeats >= SC_MEM_SPIN_REPEATS &&
 			     nx->pc == t->mem_repeat_pc &&
 			     nx->object == t->mem_repeat_object;
@@ -773,9 +778,7 @@ void sc_schedule_one(struct sc_engine *e)
 			     (nx->preempt_flags & SC_PREEMPT_SPIN);
 		bool waits = nx->kind == SC_EV_YIELD || nx->kind == SC_EV_SLEEP;
 		/* The same load again and again: a flag's busy-wait. */
-		spins = spins || ((nx->kind == SC_EV_MEM_READ ||
-				   nx->kind == SC_EV_MEM_RMW) &&
-				  nx->waits_in_place);
+		spins = spins || (is_load(nx->kind) && nx->waits_in_place);
 		nspin += spins || (waits && (nx->waits_in_place || !hold_timed));
 		nwaiting += spins || waits;
 	}
