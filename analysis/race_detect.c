@@ -1,7 +1,8 @@
 /*
  * race_detect.c - vector-clock happens-before over synchronisation edges,
  * and a shadow memory of 8-byte words recording each thread's latest
- * read and write of every word (with the bytes they touched).
+ * read and write of every byte (a cell per access, with the bytes of the
+ * word it is still the latest for).
  *
  * Cost: O(threads) per synchronisation event (clock joins), O(cells of the
  * word) per memory event; nothing per event is kept after the run.
@@ -109,18 +110,28 @@ static struct word *get_word(struct rd *r, uint64_t w)
 	return &r->words[k];
 }
 
+/* Record th's access to the bytes of mask.  A thread keeps one read and
+ * one write cell per byte: the bytes this access touched are taken from
+ * its older cell of the same kind, and the rest of that cell stays.
+ * Why: a flag and the data it publishes often share a word (a bool after
+ * an int); when the data's write replaced the flag's write whole, the
+ * other thread's read of the flag raced with nothing, and the
+ * double-checked lock's racing pair was never learnt. */
 static int set_cell(struct word *w, uint32_t th, uint32_t clock,
 		    uint32_t ev, uint8_t mask, bool write)
 {
+	uint32_t kept = 0;
+
 	for (uint32_t i = 0; i < w->n; i++) {
-		struct cell *c = &w->cells[i];
-		if (c->thread == th && c->write == write) {
-			c->clock = clock;
-			c->event = ev;
-			c->mask = mask;
-			return 0;
+		struct cell c = w->cells[i];
+		if (c.thread == th && c.write == write) {
+			c.mask &= (uint8_t)~mask;
+			if (!c.mask)
+				continue;
 		}
+		w->cells[kept++] = c;
 	}
+	w->n = kept;
 	if (w->n == w->cap) {
 		uint32_t cap = w->cap ? w->cap * 2 : 4;
 		void *p = realloc(w->cells, cap * sizeof(*w->cells));

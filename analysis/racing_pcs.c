@@ -14,6 +14,7 @@ struct pcs {
 	const struct sc_trace *t;
 	uint64_t *v;
 	size_t n, cap;
+	bool *racing_write;     /* by event: a plain write that raced */
 };
 
 static int push(struct pcs *p, uint64_t pc)
@@ -34,6 +35,8 @@ static int on_race(void *ctx, size_t first, size_t second)
 {
 	struct pcs *p = ctx;
 
+	p->racing_write[first] |= p->t->events[first].kind == SC_EV_MEM_WRITE;
+	p->racing_write[second] |= p->t->events[second].kind == SC_EV_MEM_WRITE;
 	return push(p, p->t->events[first].pc) < 0 ||
 	       push(p, p->t->events[second].pc) < 0 ? -1 : 0;
 }
@@ -42,6 +45,44 @@ static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* The thread's next access after each racing write, when its next event
+ * is a plain access (not a synchronisation point, which is one anyway).
+ * Why: a point before a racing write lets the others run before it, but
+ * none lets them run just after it, between it and the thread's next
+ * point; a flag published before its data (set under a lock, the data's
+ * store next) was then never seen set with the data missing, unless a
+ * pilot run had also caught the data's store racing (QA: a double-checked
+ * lock hit in 0 of 300 runs with seed 1, 33 with seed 2). */
+static int push_after_racing_writes(const struct sc_trace *t, struct pcs *p)
+{
+	uint32_t nthreads = 0;
+	size_t *next;
+
+	for (size_t i = 0; i < t->nevents; i++)
+		if (t->events[i].thread >= nthreads)
+			nthreads = t->events[i].thread + 1;
+	next = malloc((nthreads ? nthreads : 1) * sizeof(*next));
+	if (!next)
+		return -1;
+	for (uint32_t th = 0; th < nthreads; th++)
+		next[th] = SIZE_MAX;
+	/* Backwards: next[th] is th's first event after i. */
+	for (size_t i = t->nevents; i-- > 0;) {
+		const struct sc_trace_event *e = &t->events[i];
+		size_t j = next[e->thread];
+		if (p->racing_write[i] && j != SIZE_MAX &&
+		    (t->events[j].kind == SC_EV_MEM_READ ||
+		     t->events[j].kind == SC_EV_MEM_WRITE) &&
+		    push(p, t->events[j].pc) < 0) {
+			free(next);
+			return -1;
+		}
+		next[e->thread] = i;
+	}
+	free(next);
+	return 0;
 }
 
 /* The plain accesses to words another thread changed with an atomic
@@ -97,19 +138,28 @@ int sc_trace_racing_pcs(const struct sc_trace *t, uint64_t **pcs, size_t *n,
 
 	*pcs = NULL;
 	*n = 0;
+	p.racing_write = calloc(t->nevents ? t->nevents : 1, sizeof(bool));
+	if (!p.racing_write) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	/* Without the declared atomics: the accesses to an atomic flag or
 	 * counter that plain movs make are where the outcome depends on
 	 * the order of threads, and so good scheduling points, even though
 	 * analyze does not call them races. */
 	if (race_detect(t, NULL, NULL, on_race, &p, err, errlen) < 0) {
 		free(p.v);
+		free(p.racing_write);
 		return -1;
 	}
-	if (push_sync_accesses(t, &p) < 0) {
+	if (push_after_racing_writes(t, &p) < 0 ||
+	    push_sync_accesses(t, &p) < 0) {
 		snprintf(err, errlen, "out of memory");
 		free(p.v);
+		free(p.racing_write);
 		return -1;
 	}
+	free(p.racing_write);
 	if (p.n)
 		qsort(p.v, p.n, sizeof(*p.v), cmp_u64);
 	for (size_t i = 0; i < p.n; i++)

@@ -12,7 +12,9 @@
 # run mem with own_libraries; a lost update on main's local captured by
 # reference is found (main's side is a watched stack slot); a race-free
 # program gets race_pcs [] (plain
-# sync runs) and no bug; correct targets pass 30 race runs; a systematic
+# sync runs) and no bug; a double-checked lock whose flag shares a word
+# with its data is found (the flag's race learnt, and a point just after
+# the racing write); correct targets pass 30 race runs; a systematic
 # search refuses race granularity.  Counts only, no timing.
 set -u
 # shellcheck source=tests/lib/tap.sh
@@ -252,6 +254,21 @@ tap_is "$(json_get "$SC_TMP/strtok_an.json" '"strtok_race.c:'"$strtok_line"'" in
 # Measured with seed 1: 82 of 100 fail (0 when the set-up used it up).
 found_by_default "setup_then_race (race after a long set-up)" \
 	"$SC_TMP/setup.json" "$MIN" "$RUNS" -- "$(sc_target setup_then_race)"
+
+# Double-checked locking whose flag shares an 8-byte word with the data
+# (an int, then a bool): the pilot must learn the flag's write racing with
+# the unlocked read (the data's write to the same word used to hide it),
+# and the point just after that write, at the data's store, is what lets
+# the other thread see the flag set and the data missing.  Measured with
+# seed 1: 19 of 100 fail (0 before; 1 of 300 with the pilot's fix alone);
+# a failing race run replays.
+found_by_default "packed_dcl (flag beside its data, published first)" \
+	"$SC_TMP/packed.json" 5 "$RUNS" -- "$(sc_target packed_dcl)"
+trace=$(json_get "$SC_TMP/packed.json" \
+	"[b['trace'] for b in d['bugs'] if b['run'] > $PILOT][0]")
+sc replay "$trace" --json >"$SC_TMP/packed.replay" 2>/dev/null || :
+tap_is "$(json_get "$SC_TMP/packed.replay" '[d["verdict"], d["diverged_at"]]')" \
+	'["assert", null]' "packed_dcl: a failing race run replays"
 
 # A hot loop in a thread (200000 rounds, each access instruction an
 # event every round) before the racing threads start: with a budget of

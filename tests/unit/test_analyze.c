@@ -53,13 +53,19 @@ static uint8_t access_of(uint16_t kind)
 	}
 }
 
+/* The sizes of the memory accesses of the events being converted, by
+ * index (test_shared_word's; NULL, or 0 in it: 8 bytes). */
+static const uint32_t *access_sizes;
+
 static struct sc_event to_event(const struct tev *e, uint64_t step)
 {
+	uint32_t mem_size = access_sizes && access_sizes[step] ?
+		access_sizes[step] : 8;
 	bool mem = e->kind >= SC_EV_MEM_READ && e->kind <= SC_EV_MEM_RMW;
 	return (struct sc_event){
 		.step = step, .thread = e->thread, .kind = e->kind,
 		.access = access_of(e->kind),
-		.size = mem ? 8 : e->kind == SC_EV_FREE ? 4096 : 0,
+		.size = mem ? mem_size : e->kind == SC_EV_FREE ? 4096 : 0,
 		.object = e->object, .pc = e->pc, .enabled = 1,
 		.nwoken = e->nwoken, .woken = e->nwoken ? e->woken : NULL,
 	};
@@ -486,6 +492,59 @@ static void test_freed_block(void)
 	sc_analysis_free(a);
 }
 
+/* A flag and the data it publishes in one 8-byte word (an int, then a
+ * bool): T1 writes the flag, then the data; T2 reads the flag.  The data's
+ * write must not hide the flag's from T2's read (double-checked locking's
+ * racing pair).  And the same with the reads: T1 reads the flag, then the
+ * data; T2 writes the flag. */
+static void test_shared_word(void)
+{
+	const uint64_t data = COUNTER, flag = COUNTER + 4;
+	static const uint32_t sizes[] = { 0, 0, 0, 1, 4, 0, 1 };
+	struct tev writes[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, flag, site[0], 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, data, site[2], 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_MEM_READ, flag, site[1], 0, {0} },
+	};
+	struct tev reads[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_MEM_READ, flag, site[0], 0, {0} },
+		{ 1, SC_EV_MEM_READ, data, site[2], 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_MEM_WRITE, flag, site[1], 0, {0} },
+	};
+	char want_a[64], want_b[64];
+	snprintf(want_a, sizeof(want_a), "race_sites.c:%d", site_line[0]);
+	snprintf(want_b, sizeof(want_b), "race_sites.c:%d", site_line[1]);
+	access_sizes = sizes;
+	for (int k = 0; k < 2; k++) {
+		const char *what = k ? "flag read, data read; flag written"
+				     : "flag written, data written; flag read";
+		struct sc_analysis *a = sc_analysis_new();
+		const struct sc_analysis_result *r = k ?
+			analyse_file(a, "word_r.sctrace", reads,
+				     sizeof(reads) / sizeof(*reads)) :
+			analyse_file(a, "word_w.sctrace", writes,
+				     sizeof(writes) / sizeof(*writes));
+		if (ok(r && r->nraces == 1, "one word, %s: one race", what)) {
+			is_str(r->races[0].first, want_a,
+			       "%s: the flag's access in T1", what);
+			is_str(r->races[0].second, want_b,
+			       "%s: the flag's access in T2", what);
+		} else {
+			skip(2, "no race");
+		}
+		sc_analysis_free(a);
+	}
+	access_sizes = NULL;
+}
+
 /* One race-free run per edge kind: create -> start, wake -> woken,
  * exit -> join; and the same runs without the edge do race. */
 static void test_edges(void)
@@ -607,6 +666,43 @@ static void test_racing_pcs(void)
 			 i ? " " : "", (unsigned long long)pcs[i]);
 	is_str(got, "0x10 0x14 0x24",
 	       "racing pcs: the race, the count read after another thread's rmw, not T1's own word");
+	free(pcs);
+	free_trace(&t);
+}
+
+/* And the access a thread makes right after a racing write of its own
+ * (a flag set before the data it publishes): a point there lets the
+ * others see the flag without the data.  Not after a racing read, and not
+ * when the next event is a synchronisation point (one anyway). */
+static void test_after_racing_write(void)
+{
+	struct tev evs[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x10, 0, {0} },      /* flag = 1 */
+		{ 1, SC_EV_MEM_WRITE, VAR_Y, 0x14, 0, {0} },      /* data: next */
+		{ 1, SC_EV_MEM_READ, VAR_Y + 64, 0x18, 0, {0} },  /* not next */
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_MEM_READ, VAR_X, 0x20, 0, {0} },       /* sees flag */
+		{ 2, SC_EV_MEM_READ, VAR_Y + 128, 0x24, 0, {0} }, /* after a read */
+		{ 2, SC_EV_MEM_WRITE, VAR_X, 0x28, 0, {0} },      /* flag = 0 */
+		{ 2, SC_EV_MUTEX_LOCK, LOCK, 0x7ffff7e5f370, 0, {0} },
+		{ 2, SC_EV_MEM_WRITE, VAR_Y + 192, 0x2c, 0, {0} },
+	};
+	struct sc_trace t;
+	uint64_t *pcs = NULL;
+	size_t n = 0;
+	char err[256], got[256] = "";
+
+	make_trace(&t, evs, sizeof(evs) / sizeof(evs[0]), 0);
+	ok(sc_trace_racing_pcs(&t, &pcs, &n, err, sizeof(err)) == 0,
+	   "racing pcs after a racing write: computed");
+	for (size_t i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%#llx",
+			 i ? " " : "", (unsigned long long)pcs[i]);
+	is_str(got, "0x10 0x14 0x20 0x28",
+	       "racing pcs: both sides, and the access after T1's racing write only");
 	free(pcs);
 	free_trace(&t);
 }
@@ -812,6 +908,7 @@ int main(void)
 	test_estimates();
 	test_edges();
 	test_racing_pcs();
+	test_after_racing_write();
 	test_rwlock();
 	test_order_independent();
 	test_truncated();
@@ -820,8 +917,9 @@ int main(void)
 		test_racy();
 		test_locked();
 		test_freed_block();
+		test_shared_word();
 	} else {
-		skip(9, "tests/targets/race_sites not built or unreadable");
+		skip(15, "tests/targets/race_sites not built or unreadable");
 	}
 	tu_cleanup();
 	return done_testing();
