@@ -49,24 +49,97 @@ static void on_sigio(int sig)
 	errno = saved;
 }
 
-static void on_sigterm(int sig)
-{
-	(void)sig;
-	sc_worker_terminated = 1;
-	sc_worker_cancel = 1;
-}
-
-/* schedctl stop: end the session cleanly. */
-static void on_sigusr1(int sig)
-{
-	(void)sig;
-	sc_worker_stop_requested = 1;
-	sc_worker_cancel = 1;
-}
-
 /* The daemon that forked this worker: when it is no longer our parent,
  * it did not shut down, it ended (killed). */
 static pid_t daemon_pid;
+
+/* Whether a signal came from a process this worker traces: the program,
+ * whose parent we are, sending its "parent" a signal (kill(getppid(),
+ * SIGUSR1) to say it is ready, a script's kill -USR1 $PPID).  Natively
+ * that reaches the shell or harness that started it; here it would stop
+ * or kill the session.  Async-signal-safe: /proc/PID/status's TracerPid
+ * read with open and read only. */
+static bool sent_by_tracee(const siginfo_t *si)
+{
+	char path[32] = "/proc/", buf[1024], digits[12];
+	size_t n = 0, len = 6;
+	pid_t pid = si->si_pid, self = getpid();
+
+	if ((si->si_code != SI_USER && si->si_code != SI_TKILL &&
+	     si->si_code != SI_QUEUE) || pid <= 0 || pid == daemon_pid ||
+	    pid == self)
+		return false;
+	for (pid_t v = pid; v && n < sizeof(digits); v /= 10)
+		digits[n++] = (char)('0' + v % 10);
+	while (n)
+		path[len++] = digits[--n];
+	memcpy(path + len, "/status", 8);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = '\0';
+	const char *tp = strstr(buf, "TracerPid:");
+	if (!tp)
+		return false;
+	pid_t tracer = 0;
+	for (tp += 10; *tp == '\t' || *tp == ' '; tp++)
+		;
+	for (; *tp >= '0' && *tp <= '9'; tp++)
+		tracer = tracer * 10 + (*tp - '0');
+	return tracer == self;
+}
+
+static void on_sigterm(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	(void)sig;
+	(void)uc;
+	if (!sent_by_tracee(si)) {
+		sc_worker_terminated = 1;
+		sc_worker_cancel = 1;
+	}
+	errno = saved;
+}
+
+/* schedctl stop: end the session cleanly. */
+static void on_sigusr1(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	(void)sig;
+	(void)uc;
+	if (!sent_by_tracee(si)) {
+		sc_worker_stop_requested = 1;
+		sc_worker_cancel = 1;
+	}
+	errno = saved;
+}
+
+/* Another signal whose default action ends the worker (SIGUSR2, SIGALRM,
+ * real-time signals...): ignored when the program sent it, the default
+ * action otherwise (raised again, delivered when the handler returns). */
+static void on_other(int sig, siginfo_t *si, void *uc)
+{
+	int saved = errno;
+
+	(void)uc;
+	if (!sent_by_tracee(si)) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	errno = saved;
+}
+
+/* The signals on_other takes. */
+static const int other_signals[] = {
+	SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGQUIT, SIGSTKFLT, SIGPWR,
+	SIGXCPU, SIGXFSZ, SIGSYS, SIGTRAP,
+};
 
 const char *sc_worker_cancel_reason(void)
 {
@@ -85,12 +158,18 @@ void sc_worker_init(int conn)
 	sigemptyset(&sa.sa_mask);
 	/* Restart interrupted system calls: the engine must not see EINTR
 	 * from our bookkeeping signals. */
-	sa.sa_flags = SA_RESTART;
-	sa.sa_handler = on_sigterm;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	sa.sa_sigaction = on_sigterm;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	sa.sa_handler = on_sigusr1;
+	sa.sa_sigaction = on_sigusr1;
 	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_sigaction = on_other;
+	for (size_t i = 0; i < sizeof(other_signals) / sizeof(*other_signals); i++)
+		sigaction(other_signals[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	sa.sa_flags = SA_RESTART;
 	sa.sa_handler = on_sigio;
 	sigaction(SIGIO, &sa, NULL);
 	sa.sa_handler = SIG_IGN;
@@ -104,8 +183,10 @@ void sc_worker_init(int conn)
 	 * end "interrupted") instead of leaving orphans that nobody can
 	 * stop. */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() == 1)
-		on_sigterm(SIGTERM);
+	if (getppid() == 1) {
+		sc_worker_terminated = 1;
+		sc_worker_cancel = 1;
+	}
 	/* SIGIO when the client closes its end. */
 	if (fcntl(conn, F_SETOWN, getpid()) == 0)
 		fcntl(conn, F_SETFL, fcntl(conn, F_GETFL) | O_ASYNC);

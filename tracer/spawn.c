@@ -63,11 +63,16 @@ void sc_child_setup_common(const struct sc_run_config *cfg)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	setsid();
 	setrlimit(RLIMIT_CORE, &nocore);
-	/* A clean signal state: the supervisor blocks SIGCHLD. */
+	/* A clean signal state: the supervisor blocks SIGCHLD, and ignores
+	 * SIGPIPE and SIGHUP, which exec would keep ignored (a program that
+	 * raises SIGHUP to end itself lived on).  Every disposition back to
+	 * the default, as in a fresh shell. */
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
 	int in = cfg->stdin_fd, out = cfg->stdout_fd, err = cfg->stderr_fd;
 	if (redirect(in, 0) < 0 || redirect(out, 1) < 0 || redirect(err, 2) < 0)
 		_exit(126);

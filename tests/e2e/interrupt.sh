@@ -2,7 +2,8 @@
 # interrupt.sh: Ctrl-C (SIGINT) in a streaming `schedctl launch` stops the
 # session cleanly: the CLI exits 130 once the worker is done, nothing of
 # the session is left running, and the session is "stopped" with the runs
-# done so far.
+# done so far.  A program that signals its parent (the worker) neither
+# stops nor kills the session.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -104,6 +105,25 @@ rc=0
 wait "$rpid" || rc=$?
 tap_is "$rc/$(json_get "$SC_TMP/long.json" 'd["error"], d["exit_status"]')" \
 	"130/('interrupted', 130)" "replay in a script's background: SIGINT ends it (130, JSON error)"
+
+# A program that signals its parent signals the session's worker: a
+# server's kill(getppid(), SIGUSR1) said "stop" to it, and SIGTERM,
+# SIGUSR2, SIGALRM, SIGHUP or a real-time signal ended it, with no run
+# done.  Now they are ignored, and the program starts with the default
+# dispositions of a fresh shell (the worker's ignored SIGHUP was
+# inherited).
+parent=$(sc_target signal_parent)
+rtmin=$(kill -l RTMIN 2>/dev/null || echo 34)
+rc=$(sc_launch_json "$SC_TMP/parent.json" -n 5 --seed 1 -- "$parent" \
+	10 15 12 14 1 "$rtmin")
+tap_is "$rc/$(json_get "$SC_TMP/parent.json" '[d["runs"], d["failing_runs"]]')" \
+	"0/[5, 0]" "a program signalling its parent (USR1 TERM USR2 ALRM HUP RTMIN): 5 runs, no bug"
+tap_is "$(cat "$(json_get "$SC_TMP/parent.json" 'd["out_dir"]')/run-000001.out" 2>/dev/null)" \
+	"SIGHUP default, SIGPIPE default, SIGUSR1 default" \
+	"the program starts with default signal dispositions"
+rc=$(sc_launch_json "$SC_TMP/parent1.json" -n 3 --seed 1 -- "$parent")
+tap_is "$rc/$(json_get "$SC_TMP/parent1.json" '[d["runs"], d["failing_runs"]]')" \
+	"0/[3, 0]" "kill(getppid(), SIGUSR1) does not stop the session"
 
 sc_check_no_leftovers
 tap_done
