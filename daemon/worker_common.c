@@ -93,28 +93,18 @@ static bool sent_by_tracee(const siginfo_t *si)
 	return tracer == self;
 }
 
-static void on_sigterm(int sig, siginfo_t *si, void *uc)
+/* SIGTERM and SIGINT: the daemon shuts down or stops us; SIGUSR1:
+ * schedctl stop, end the session cleanly.  Not when the program sent it. */
+static void on_control(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
 
-	(void)sig;
 	(void)uc;
 	if (!sent_by_tracee(si)) {
-		sc_worker_terminated = 1;
-		sc_worker_cancel = 1;
-	}
-	errno = saved;
-}
-
-/* schedctl stop: end the session cleanly. */
-static void on_sigusr1(int sig, siginfo_t *si, void *uc)
-{
-	int saved = errno;
-
-	(void)sig;
-	(void)uc;
-	if (!sent_by_tracee(si)) {
-		sc_worker_stop_requested = 1;
+		if (sig == SIGUSR1)
+			sc_worker_stop_requested = 1;
+		else
+			sc_worker_terminated = 1;
 		sc_worker_cancel = 1;
 	}
 	errno = saved;
@@ -159,10 +149,9 @@ void sc_worker_init(int conn)
 	/* Restart interrupted system calls: the engine must not see EINTR
 	 * from our bookkeeping signals. */
 	sa.sa_flags = SA_RESTART | SA_SIGINFO;
-	sa.sa_sigaction = on_sigterm;
+	sa.sa_sigaction = on_control;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	sa.sa_sigaction = on_sigusr1;
 	sigaction(SIGUSR1, &sa, NULL);
 	sa.sa_sigaction = on_other;
 	for (size_t i = 0; i < sizeof(other_signals) / sizeof(*other_signals); i++)

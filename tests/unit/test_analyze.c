@@ -632,6 +632,27 @@ static void test_edges(void)
 	}
 }
 
+/* The racing pcs of evs as "0x.. 0x.." into got (size 256); one TAP line
+ * (named what) for the computation. */
+static void racing_pcs_of(const struct tev *evs, size_t nevs, char *got,
+			  const char *what)
+{
+	struct sc_trace t;
+	uint64_t *pcs = NULL;
+	size_t n = 0;
+	char err[256];
+
+	got[0] = '\0';
+	make_trace(&t, evs, nevs, 0);
+	ok(sc_trace_racing_pcs(&t, &pcs, &n, err, sizeof(err)) == 0,
+	   "%s: computed", what);
+	for (size_t i = 0; i < n; i++)
+		snprintf(got + strlen(got), 256 - strlen(got), "%s%#llx",
+			 i ? " " : "", (unsigned long long)pcs[i]);
+	free(pcs);
+	free_trace(&t);
+}
+
 /* Race granularity's scheduling points (sc_trace_racing_pcs): both sides
  * of a race, and the plain accesses to a word another thread changed
  * with an atomic read-modify-write (a reference count read again after
@@ -653,21 +674,11 @@ static void test_racing_pcs(void)
 		{ 1, SC_EV_MEM_RMW, VAR_Y + 64, 0x30, 0, {0} },  /* T1's own */
 		{ 1, SC_EV_MEM_READ, VAR_Y + 64, 0x34, 0, {0} },
 	};
-	struct sc_trace t;
-	uint64_t *pcs = NULL;
-	size_t n = 0;
-	char err[256], got[256] = "";
+	char got[256];
 
-	make_trace(&t, evs, sizeof(evs) / sizeof(evs[0]), 0);
-	ok(sc_trace_racing_pcs(&t, &pcs, &n, err, sizeof(err)) == 0,
-	   "racing pcs: computed");
-	for (size_t i = 0; i < n; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%#llx",
-			 i ? " " : "", (unsigned long long)pcs[i]);
+	racing_pcs_of(evs, sizeof(evs) / sizeof(evs[0]), got, "racing pcs");
 	is_str(got, "0x10 0x14 0x24",
 	       "racing pcs: the race, the count read after another thread's rmw, not T1's own word");
-	free(pcs);
-	free_trace(&t);
 }
 
 /* And the access a thread makes right after a racing write of its own
@@ -690,21 +701,12 @@ static void test_after_racing_write(void)
 		{ 2, SC_EV_MUTEX_LOCK, LOCK, 0x7ffff7e5f370, 0, {0} },
 		{ 2, SC_EV_MEM_WRITE, VAR_Y + 192, 0x2c, 0, {0} },
 	};
-	struct sc_trace t;
-	uint64_t *pcs = NULL;
-	size_t n = 0;
-	char err[256], got[256] = "";
+	char got[256];
 
-	make_trace(&t, evs, sizeof(evs) / sizeof(evs[0]), 0);
-	ok(sc_trace_racing_pcs(&t, &pcs, &n, err, sizeof(err)) == 0,
-	   "racing pcs after a racing write: computed");
-	for (size_t i = 0; i < n; i++)
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%#llx",
-			 i ? " " : "", (unsigned long long)pcs[i]);
+	racing_pcs_of(evs, sizeof(evs) / sizeof(evs[0]), got,
+		      "racing pcs after a racing write");
 	is_str(got, "0x10 0x14 0x20 0x28",
 	       "racing pcs: both sides, and the access after T1's racing write only");
-	free(pcs);
-	free_trace(&t);
 }
 
 /* Read-write locks (hb_rules.h): a write unlock orders every later lock,
