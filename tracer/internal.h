@@ -273,6 +273,9 @@ struct sc_thread {
 	 * of the memory a spin leaves alone at its last occurrence. */
 	uint64_t spin_candidate, spin_memory;
 	uint32_t spin_confirm_hits;
+	/* A load spin's state and memory (as above) at its last turn that
+	 * looked endless (schedule.c: endless_spin); 0: none yet. */
+	uint64_t load_spin_state, load_spin_memory;
 	uint64_t preempt_regs[SC_PREEMPT_REGS]; /* of a budget preemption */
 	/* Replay (preempt_replay.c): where to stop it, and how far it is. */
 	struct sc_preempt_target target;

@@ -121,18 +121,26 @@ static bool sc_is_sync_kind(uint32_t kind)
 
 /* A spin preemption, or a yield or sleep where the thread was before:
  * an event of a thread that waits for another one. */
-static bool spins_in_place(const struct sc_event *ev)
-{
-	return (ev->kind == SC_EV_PREEMPT &&
-		(ev->preempt_flags & SC_PREEMPT_SPIN)) ||
-	       ((ev->kind == SC_EV_YIELD || ev->kind == SC_EV_SLEEP) &&
-		ev->waits_in_place);
-}
-
 /* A memory event that reads (a plain load, or a read-modify-write). */
 static bool is_load(uint32_t kind)
 {
 	return kind == SC_EV_MEM_READ || kind == SC_EV_MEM_RMW;
+}
+
+/* A busy-wait that burns CPU: a spin preemption, or the same load again
+ * and again (sc_mem_spin_mark) at race and mem granularity. */
+static bool busy_spins(const struct sc_event *ev)
+{
+	return (ev->kind == SC_EV_PREEMPT &&
+		(ev->preempt_flags & SC_PREEMPT_SPIN)) ||
+	       (is_load(ev->kind) && ev->waits_in_place);
+}
+
+static bool spins_in_place(const struct sc_event *ev)
+{
+	return busy_spins(ev) ||
+	       ((ev->kind == SC_EV_YIELD || ev->kind == SC_EV_SLEEP) &&
+		ev->waits_in_place);
 }
 
 /* Keep t's read-held rwlocks (internal.h: rd_held). */
@@ -423,13 +431,15 @@ static bool has_posix_timers(pid_t pid)
  * the user time (QA: a worker compiled to jmp . while main joined it took
  * the whole --timeout of every run).  Not in a replay, which ends where
  * the recorded run did. */
-static bool endless_spin(const struct sc_engine *e, const struct sc_thread *t)
+static bool endless_spin(const struct sc_engine *e, struct sc_thread *t)
 {
 	size_t blocked = 0;
 
 	/* Spins only: a loop of sleeps or yields may be waiting for the
-	 * world outside (a file another program writes). */
-	if (t->next.kind != SC_EV_PREEMPT || !spins_in_place(&t->next) ||
+	 * world outside (a file another program writes).  A spin on a
+	 * flag's load counts (QA: at race granularity such a hang ran to
+	 * the time budget, 60 s a run, where sync said at once). */
+	if (!busy_spins(&t->next) ||
 	    e->last_spin_thread != t->logical || e->attached ||
 	    sc_alarm_real_wait_us((struct sc_engine *)e))
 		return false;
@@ -450,7 +460,19 @@ static bool endless_spin(const struct sc_engine *e, const struct sc_thread *t)
 		if (!e->procs[i]->controlled ||
 		    has_posix_timers(e->procs[i]->pid))
 			return false;
-	return true;
+	if (t->next.kind == SC_EV_PREEMPT)
+		return true;    /* the probe saw its state come back */
+	/* A load that repeats may still be a loop that counts in memory
+	 * (while (!stop && ++done < n)): endless only when the thread's
+	 * state and the memory it could count in are what they were at the
+	 * turn before, as the probe checks a spin preemption. */
+	uint64_t state = sc_preempt_full_hash(t, sc_preempt_state_hash(t));
+	uint64_t memory = sc_spin_memory_hash(t);
+	bool same = state == t->load_spin_state &&
+		    memory == t->load_spin_memory;
+	t->load_spin_state = state;
+	t->load_spin_memory = memory;
+	return same;
 }
 
 /* Deadlines this close to the first one may expire in either order: on
