@@ -75,11 +75,12 @@ static bool check_limits(struct sc_engine *e)
 		sc_report_hang_stacks(e);
 		e->finished = true;
 	} else if (cfg->max_steps &&
-		   e->step - e->mem_steps >= cfg->max_steps) {
+		   e->step - e->mem_steps - e->lone_steps >= cfg->max_steps) {
 		r->verdict = SC_VERDICT_HANG;
 		snprintf(r->message, sizeof(r->message),
 			 "hang: step budget of %llu scheduling events "
-			 "exhausted (a program that is only long, not stuck, "
+			 "exhausted (events where another thread could have "
+			 "run; a program that is only long, not stuck, "
 			 "needs a larger --max-steps, or 0 for none)",
 			 (unsigned long long)cfg->max_steps);
 		sc_report_hang_stacks(e);

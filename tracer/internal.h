@@ -405,6 +405,8 @@ struct sc_engine {
 	uint32_t clock_streak;
 	uint64_t mem_steps;             /* steps that were memory events
 					 * or frees (mem granularity) */
+	uint64_t lone_steps;            /* other steps of the only thread
+					 * that could run (no choice) */
 	bool mem_lifted;                /* cfg->mem_event_cap reached */
 	/* The thread whose spin preemption or in-place yield or sleep was
 	 * the last event executed, UINT32_MAX when the last was another

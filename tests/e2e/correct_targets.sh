@@ -91,5 +91,17 @@ tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" 0/0 \
 	"poll_flag: 50 default (surw) runs, no false hang (the setter runs)"
 [ "$rc" -eq 0 ] || tap_diag "$(json_get "$json" 'd["bugs"][0]["message"]')"
 
+# --max-steps counts only the steps where another thread could have run:
+# main taking a mutex 3000 times while its worker sleeps on a condition
+# variable (6000 lock events, no choice in any) is long, not stuck.  It
+# was a false "hang" at its step budget (node's main thread: 1.7 million
+# mutex calls while its workers slept; a sqlite3 shell).  A livelock
+# still ends at the budget (replay_load.sh).
+json=$SC_TMP/lone.json
+rc=$(sc_launch_json "$json" -n 10 --seed 1 --keep-going --max-steps 1000 \
+	-- "$(sc_target lone_locker)")
+tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" 0/0 \
+	"lone_locker: 6000 lock events without a choice pass --max-steps 1000"
+
 sc_check_no_leftovers
 tap_done
