@@ -566,6 +566,48 @@ static void emit_thread_exit(struct sc_engine *e, struct sc_thread *t)
 	t->exit_recorded = true;
 }
 
+/* Does thread o, asleep in wait4 or waitid, wait for the child pid?
+ * (Any child, its process group, or that pid; not a WNOHANG poll, which
+ * is back by itself.) */
+static bool waits_for_child(const struct sc_thread *o, pid_t pid)
+{
+	long nr = (long)o->regs.orig_rax;
+
+	if (nr == SYS_wait4) {
+		pid_t want = (pid_t)o->regs.rdi;
+		return !((int)o->regs.rdx & WNOHANG) &&
+		       (want <= 0 || want == pid);
+	}
+	if (nr == SYS_waitid) {
+		int idtype = (int)o->regs.rdi;
+		pid_t id = (pid_t)o->regs.rsi;
+		return !((int)o->regs.r10 & WNOHANG) &&
+		       (idtype == P_ALL || idtype == P_PGID ||
+			(idtype == P_PID && id == pid));
+	}
+	return false;
+}
+
+/* A child process of ours is reaped (its death just seen): the kernel
+ * tells its parent only now, so a parent asleep in wait4 for it wakes
+ * now, and the next decision waits for it to be back, as for a thread a
+ * signal woke.  Looking at its state was not enough: woken, it was seen
+ * 'R' and then 'S' again in wait4 before it returned, and the decision
+ * went ahead without it (QA: same-seed runs of make -j2 differed just
+ * after an assembler's exit, 2 of 8 sessions under load). */
+static void await_waiting_parent(struct sc_engine *e, pid_t parent, pid_t pid)
+{
+	for (size_t i = 0; parent > 0 && i < e->nthreads; i++) {
+		struct sc_thread *o = e->threads[i];
+		if (o->proc->pid != parent || !o->controlled ||
+		    o->state != TH_IN_KERNEL || !waits_for_child(o, pid))
+			continue;
+		e->await_tid = o->tid;
+		e->await_deadline_us = sc_now_us() + AWAIT_WAKE_US;
+		return;
+	}
+}
+
 static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 {
 	struct sc_process *p = t->proc;
@@ -578,6 +620,8 @@ static void on_death(struct sc_engine *e, struct sc_thread *t, int status)
 		sc_futex_wake_clear_tid(e, t);
 	}
 	bool leader = t->tid == p->pid;
+	if (leader && p->controlled && p != e->main_proc)
+		await_waiting_parent(e, p->parent_pid, p->pid);
 	sc_thread_remove(e, t);
 	if (leader && p == e->main_proc) {
 		e->main_done = true;
