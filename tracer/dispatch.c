@@ -198,6 +198,7 @@ void sc_entry_reached(struct sc_engine *e, struct sc_thread *t)
 		p->libc_ready = true;
 	if (!adopted && e->cfg->vclock)
 		sc_plant_vclock_breakpoints(p);
+	sc_note_jvm(e, p);
 	/* Per run, adopted or not: a fork server's image serves runs
 	 * without it too.  Only in a process of the program's own code:
 	 * the frees of cc1 under make, of an interpreter, are no event of

@@ -753,6 +753,9 @@ enum sc_runtime sc_own_code(struct Elf *elf, struct sc_addr_ranges *only);
  * instrumented (engine.c). */
 void sc_note_runtime(struct sc_engine *e, enum sc_runtime rt,
 		     const char *path);
+/* At the entry of process p: a JVM started without -XX:-UsePerfData
+ * gets a notice (own_code.c). */
+void sc_note_jvm(struct sc_engine *e, const struct sc_process *p);
 void sc_mem_instrument_free(struct sc_engine *e);
 
 /* ---- site_cache.c: decoded sites of a module, per job process ---- */

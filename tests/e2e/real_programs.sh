@@ -5,7 +5,7 @@
 # steps as recorded, no divergence); pbzip2 and pigz launched twice with
 # the same seed give the same events; two cc1 compiling at once replay;
 # a python3 outside /usr is not instrumented; a Python timer beats a
-# longer wait.
+# longer wait; java without -XX:-UsePerfData gets a notice.
 # In CI this runs a second time with a busy loop on every CPU, where
 # timing-based schedules used to diverge.
 set -u
@@ -142,6 +142,18 @@ rc=$(sc_launch_json "$SC_TMP/timer.json" -n 10 --seed 1 --keep-going -- \
 	python3 "$SC_WORK/timer_wait.py")
 tap_is "$rc/$(json_get "$SC_TMP/timer.json" 'd["failing_runs"]')" 0/0 \
 	"python3 threading.Timer(0.01) against Event.wait(30): no false failure in 10 runs"
+
+# A JVM reads the perf data files other JVMs left in /tmp/hsperfdata_$USER
+# at its start, so runs of one seed and replays differ: launch says so
+# once, unless -XX:-UsePerfData is given.  Told by the executable's name
+# (no JVM in CI: a copy of a target named java stands in for it).
+mkdir -p "$SC_WORK/jvm"
+cp "$(sc_target check_then_act)" "$SC_WORK/jvm/java"
+sc launch -n 2 --seed 1 -- "$SC_WORK/jvm/java" >/dev/null 2>"$SC_TMP/jvm.err"
+sc launch -n 2 --seed 1 -- "$SC_WORK/jvm/java" -XX:-UsePerfData \
+	>/dev/null 2>"$SC_TMP/jvm_off.err"
+tap_is "$(grep -c 'run java with -XX:-UsePerfData' "$SC_TMP/jvm.err")/$(grep -c 'hsperfdata' "$SC_TMP/jvm_off.err")" \
+	"1/0" "java: one notice about /tmp/hsperfdata, none with -XX:-UsePerfData"
 
 sc_check_no_leftovers
 tap_done
