@@ -918,8 +918,10 @@ void sc_report_hang_stacks(struct sc_engine *e);
 const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 					  size_t n);
 /* The text of the first frame of the program's own code on the stack of
- * thread tid of pid (sc_stack_own_frame) into buf: false, buf untouched,
- * when there is none. */
+ * thread tid of pid (sc_stack_own_frame) into buf, for reports: not the
+ * program's entry stub (_start), which inside exit's handlers gives the
+ * innermost frame "during exit" instead; false, buf untouched, when
+ * there is none. */
 bool sc_stack_own_text(pid_t pid, pid_t tid, char *buf, size_t len);
 /* Global data symbol containing addr ("lock_a"), or "0xADDR". */
 void sc_symbolize_data(pid_t pid, uint64_t addr, char *buf, size_t len);

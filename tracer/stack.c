@@ -244,15 +244,46 @@ const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,
 	return NULL;
 }
 
+/* The program's entry stub (crt1's _start): its own code, but no place
+ * of the program's to name. */
+static bool entry_stub(const struct sc_frame *f)
+{
+	return strncmp(f->text, "_start+", 7) == 0 ||
+	       strncmp(f->text, "_start ", 7) == 0;
+}
+
+/* Is the stack inside exit's handlers (atexit functions, static
+ * objects' destructors)? */
+static bool in_exit_handlers(const struct sc_frame *frames, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(frames[i].text, "__run_exit_handlers", 19) == 0 ||
+		    strncmp(frames[i].text, "__cxa_finalize", 14) == 0)
+			return true;
+	return false;
+}
+
 bool sc_stack_own_text(pid_t pid, pid_t tid, char *buf, size_t len)
 {
 	struct sc_frame frames[SC_STACK_FRAMES];
 	size_t n = sc_stack_unwind(pid, tid, frames, SC_STACK_FRAMES);
 	const struct sc_frame *own = sc_stack_own_frame(frames, n);
 
-	if (own)
+	/* Only the entry stub of the program's own: a thread blocked in a
+	 * static object's destructor at exit (glibc's
+	 * pthread_cond_destroy waits for the condition variable's
+	 * waiters) was said to wait "in _start+0x20" (QA).  Its innermost
+	 * frame, and when, say more. */
+	if (own && entry_stub(own) && n > 0 && in_exit_handlers(frames, n)) {
+		snprintf(buf, len, "%s during exit (in an atexit handler or a "
+			 "static object's destructor)", frames[0].text);
+		return true;
+	}
+	if (own && !entry_stub(own)) {
 		snprintf(buf, len, "%s", own->text);
-	return own != NULL;
+		return true;
+	}
+	return false;
 }
 
 size_t sc_stack_format(uint32_t thread, const struct sc_frame *frames,

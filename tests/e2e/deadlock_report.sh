@@ -2,7 +2,9 @@
 # deadlock_report.sh: the report of the AB-BA deadlock names both threads
 # by logical id and both mutexes by the symbol of their global variable;
 # a deadlock in std::latch is located at the program's wait; a cycle of
-# mutexes ends the run while another thread still runs.
+# mutexes ends the run while another thread still runs; a thread blocked
+# in a static object's destructor at exit is located there, not at
+# _start.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -195,6 +197,24 @@ case $message in
 	tap_ok "rwlock_upgrade: and the read holder the warmer waits for" ;;
 *)
 	tap_not_ok "rwlock_upgrade: and the read holder the warmer waits for" ;;
+esac
+
+# A detached thread waits on a static condition variable when main
+# returns: the variable's destructor, among exit's handlers, waits for it
+# in pthread_cond_destroy.  The program's only frame on main's stack is
+# its entry stub; the report used to say T0 waited "in _start+0x20".
+json=$SC_TMP/static_cv.json
+rc=$(sc_launch_json "$json" -n 3 --seed 1 --keep-going -- "$(sc_target static_cv_exit)")
+message=$(json_get "$json" 'd["bugs"][0]["message"]')
+tap_diag "static_cv_exit: $message"
+tap_is "$rc/$(json_get "$json" '[d["failing_runs"], d["bugs"][0]["kind"], d["bugs"][0]["location"].startswith("pthread_cond_destroy") and "during exit" in d["bugs"][0]["location"]]')" \
+	'1/[3, "deadlock", true]' \
+	"static_cv_exit: 3 deadlocks, located in pthread_cond_destroy during exit"
+case $message in
+*_start*) tap_not_ok "static_cv_exit: the message does not name _start" ;;
+*"T0 waits on futex cv+"*"pthread_cond_destroy"*"during exit"*"T1 waits for condition variable cv"*"static_cv_exit.cc:"*)
+	tap_ok "static_cv_exit: T0 in pthread_cond_destroy during exit, T1 at its wait's line" ;;
+*) tap_not_ok "static_cv_exit: T0 in pthread_cond_destroy during exit, T1 at its wait's line" ;;
 esac
 
 sc_check_no_leftovers
