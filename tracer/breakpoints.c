@@ -219,6 +219,12 @@ int sc_bp_step_over(struct sc_engine *e, struct sc_thread *t)
 			return 0;
 		}
 		if (c == WS_SIGNAL) {
+			/* Another thread's signal, delivered when the thread
+			 * goes on: if it ends the process, the report names
+			 * the thread, where and the sender, as on_signal's
+			 * do (QA: a pthread_kill before the handler was set
+			 * said only "killed by SIGUSR1"). */
+			sc_note_if_ends_process(e, t, WSTOPSIG(status));
 			t->pending_signal = WSTOPSIG(status);
 			continue;   /* not executed yet: step again */
 		}

@@ -383,6 +383,15 @@ static bool ends_process(const struct sc_thread *t, int sig)
 	return !(ignored & bit) && !(caught & bit);
 }
 
+void sc_note_if_ends_process(struct sc_engine *e, struct sc_thread *t,
+			     int sig)
+{
+	if (is_fatal_signal(sig) || ends_process(t, sig)) {
+		sc_regs_fetch(t);
+		sc_note_fault(e, t, sig);
+	}
+}
+
 static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 {
 	if (sig == SIGTRAP && sc_regs_fetch(t) == 0) {
