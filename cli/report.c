@@ -316,6 +316,13 @@ static void replay_json(const Scctl__ReplayResult *r)
 	json_string(&j, "verdict", r->verdict);
 	json_string(&j, "recorded_verdict", r->recorded_verdict);
 	json_bool(&j, "reproduced", r->reproduced);
+	/* "reproduced" is about a recorded bug, false for a passing trace
+	 * that replayed exactly (QA read it as a failure): this one says
+	 * whether the replay ended as the recording did, pass included. */
+	bool diverged = r->has_diverged_at && r->diverged_at >= 0;
+	json_bool(&j, "matches_recording",
+		  r->verdict && r->recorded_verdict && !diverged &&
+		  strcmp(r->verdict, r->recorded_verdict) == 0);
 	json_uint(&j, "steps", r->steps);
 	json_string(&j, "message", r->message && *r->message ? r->message : NULL);
 	json_string(&j, "location", r->location && *r->location ? r->location

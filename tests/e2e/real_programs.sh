@@ -39,8 +39,8 @@ check_program() {
 		rc=0
 		sc replay "$trace" --json >"$SC_TMP/$name.r.json" \
 			2>"$SC_TMP/$name.r.err" || rc=$?
-		got="$(json_get "$SC_TMP/$name.r.json" 'd["verdict"]') $(json_get "$SC_TMP/$name.r.json" 'd["steps"]') $(json_get "$SC_TMP/$name.r.json" 'd["diverged_at"]')"
-		if [ "$rc" -eq 0 ] && [ "$got" = "pass $events null" ]; then
+		got="$(json_get "$SC_TMP/$name.r.json" '[d["verdict"], d["steps"], d["diverged_at"], d["matches_recording"]]')"
+		if [ "$rc" -eq 0 ] && [ "$got" = "[\"pass\", $events, null, true]" ]; then
 			ok=$((ok + 1))
 		else
 			tap_diag "$name: replay $i: exit $rc, verdict, steps, divergence: $got (recorded: $events steps)"
