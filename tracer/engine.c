@@ -234,8 +234,12 @@ static void wait_running(struct sc_engine *e)
 		 * blocked, keep waiting, so that load does not change the
 		 * schedule.  Asleep: really blocking, let the others run
 		 * meanwhile. */
+		/* 't': already stopped at its return, whose status the
+		 * next wait collects (QA: a pipe read seen there at the
+		 * check was released, and its return became an extra step
+		 * in 1 of 28 sessions under load). */
 		char st = sc_thread_state(t->proc->pid, t->tid);
-		if ((st == 'R' || st == 'D') &&
+		if ((st == 'R' || st == 'D' || st == 't') &&
 		    now - t->resumed_us < QUICK_RETURN_MAX_US) {
 			t->quick_deadline_us = now + QUICK_RETURN_US;
 			return;
