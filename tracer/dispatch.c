@@ -541,6 +541,7 @@ static void on_exec(struct sc_engine *e, struct sc_thread *t)
 	 * with the new program, whose threads are to be scheduled. */
 	if (p->exiting) {
 		p->exiting = false;
+		p->reap_wait_since_us = 0;
 		if (p == e->main_proc)
 			e->exiting = false;
 		if (t->state == TH_EXITING)

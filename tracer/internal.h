@@ -119,6 +119,10 @@ struct sc_process {
 	bool sites_pending;
 	bool exiting;           /* exit_group or a fatal signal: its threads
 				 * are no longer scheduled */
+	/* When schedule.c first waited for its threads to be reaped (0:
+	 * not yet), and whether it gave up on them. */
+	uint64_t reap_wait_since_us;
+	bool reap_given_up;
 	bool syscall_stops;     /* attached: no seccomp filter, resume with
 				 * PTRACE_SYSCALL and classify entry stops */
 	/* A child that exec'd a program other than the main one (a test
