@@ -163,8 +163,14 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 	idx = (size_t)(s - c->base);
 	e = &t->events[idx];
 	tv = find_thread(view, e->thread, &i);
+	/* A system call is told by its pc as well: two calls on the same
+	 * descriptor (dash's wait4 and rt_sigsuspend, both on 0) are
+	 * different steps, and taking one for the other left a replay
+	 * awaiting a call that never came back (QA). */
 	if (tv && tv->enabled && tv->next.kind == e->kind &&
-	    tv->next.object == e->object) {
+	    tv->next.object == e->object &&
+	    (e->kind != SC_EV_SYSCALL_BLOCKING || !e->pc ||
+	     tv->next.pc == e->pc)) {
 		c->cur = idx;
 		memset(c->consumed, 0, c->max_woken * sizeof(*c->consumed));
 		return (int)i;
@@ -184,7 +190,13 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 			 "or was never created)");
 	char want[160];
 	event_words(e->kind, e->object, want, sizeof(want));
-	if (e->kind == SC_EV_PREEMPT && e->state)
+	if (tv && e->kind == SC_EV_SYSCALL_BLOCKING && tv->next.kind == e->kind &&
+	    tv->next.object == e->object && tv->next.pc != e->pc)
+		diverge(c, s, "step %" PRIu64 ": T%u was to %s at pc 0x%" PRIx64
+			", but it is about to make another system call, at pc "
+			"0x%" PRIx64 " (it took another path than when "
+			"recorded)", s, e->thread, want, e->pc, tv->next.pc);
+	else if (e->kind == SC_EV_PREEMPT && e->state)
 		diverge(c, s, "step %" PRIu64 ": T%u should have been preempted "
 			"at pc 0x%" PRIx64 " (%s) but it %s", s, e->thread,
 			e->pc, e->preempt_flags & SC_PREEMPT_SPIN ? "a spin loop"

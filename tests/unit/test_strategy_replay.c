@@ -274,11 +274,83 @@ static void test_release(void)
 	sc_replay_destroy(&p);
 }
 
+/* Two threads fail an assert: T1 writes its message (fd 2) and has no
+ * event after it, T2 writes and aborts.  T1's write came back within its
+ * step (it then waited in abort()): awaited, unless the run ended stuck,
+ * where a thread with no later event may never have come back.  And a
+ * system call is told by its pc: dash's rt_sigsuspend where the recording
+ * has its wait4, both on descriptor 0, is a divergence, said at once (it
+ * was taken for the recorded step and awaited for good). */
+static void test_last_write_and_pc(void)
+{
+	static struct sc_trace_event asserts[] = {
+		{ .step = 0, .thread = 1, .kind = SC_EV_SYSCALL_BLOCKING,
+		  .access = SC_ACC_WRITE, .object = 2, .pc = 0x30 },
+		{ .step = 1, .thread = 2, .kind = SC_EV_SYSCALL_BLOCKING,
+		  .access = SC_ACC_WRITE, .object = 2, .pc = 0x30 },
+		{ .step = 2, .thread = 2, .kind = SC_EV_SYSCALL_BLOCKING,
+		  .object = 0, .pc = 0x40 },
+	};
+	struct sc_trace t;
+	struct sc_policy p;
+	struct view_buf v;
+	struct sc_event ev0 = { .step = 0, .thread = 1,
+		.kind = SC_EV_SYSCALL_BLOCKING, .access = SC_ACC_WRITE,
+		.object = 2, .pc = 0x30 };
+	char err[256];
+
+	memset(&t, 0, sizeof(t));
+	t.events = asserts;
+	t.nevents = 3;
+	t.has_footer = true;
+	t.verdict = SC_VERDICT_ASSERT;
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	is_int(p.release(p.ctx, &ev0), SC_RELEASE_AWAIT,
+	       "an assert's write with no later event of its thread: awaited");
+	sc_replay_destroy(&p);
+	t.verdict = SC_VERDICT_DEADLOCK;
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	is_int(p.release(p.ctx, &ev0), SC_RELEASE_NOW,
+	       "the same in a run that ended stuck: released");
+	sc_replay_destroy(&p);
+
+	t.verdict = SC_VERDICT_ASSERT;
+	if (sc_replay_create(&t, &p, err, sizeof(err)) < 0)
+		bail_out(err);
+	view_start(&v, 0);
+	view_add(&v, SC_TS_READY, SC_EV_THREAD_START, 0);
+	view_add(&v, SC_TS_READY, SC_EV_SYSCALL_BLOCKING, 2);
+	view_add(&v, SC_TS_READY, SC_EV_SYSCALL_BLOCKING, 2);
+	v.threads[1].next.pc = 0x30;
+	v.threads[2].next.pc = 0x30;
+	is_int(p.pick(p.ctx, &v.view), 1, "step 0: T1's write, same pc");
+	view_start(&v, 1);
+	view_add(&v, SC_TS_READY, SC_EV_THREAD_START, 0);
+	view_add(&v, SC_TS_IN_KERNEL, SC_EV_SYSCALL_BLOCKING, 2);
+	view_add(&v, SC_TS_READY, SC_EV_SYSCALL_BLOCKING, 2);
+	v.threads[2].next.pc = 0x30;
+	is_int(p.pick(p.ctx, &v.view), 2, "step 1: T2's write");
+	view_start(&v, 2);
+	view_add(&v, SC_TS_READY, SC_EV_THREAD_START, 0);
+	view_add(&v, SC_TS_IN_KERNEL, SC_EV_SYSCALL_BLOCKING, 2);
+	view_add(&v, SC_TS_READY, SC_EV_SYSCALL_BLOCKING, 0);
+	v.threads[2].next.pc = 0x50;
+	is_int(p.pick(p.ctx, &v.view), SC_PICK_ABORT,
+	       "step 2: the same kind and descriptor at another pc: abort");
+	ok(strstr(p.error(p.ctx), "at pc 0x40, but it is about to make "
+		  "another system call, at pc 0x50") != NULL,
+	   "the message gives both pcs");
+	sc_replay_destroy(&p);
+}
+
 int main(void)
 {
 	test_follow();
 	test_divergences();
 	test_timing();
 	test_release();
+	test_last_write_and_pc();
 	return done_testing();
 }
