@@ -383,13 +383,14 @@ static bool ends_process(const struct sc_thread *t, int sig)
 	return !(ignored & bit) && !(caught & bit);
 }
 
-void sc_note_if_ends_process(struct sc_engine *e, struct sc_thread *t,
+bool sc_note_if_ends_process(struct sc_engine *e, struct sc_thread *t,
 			     int sig)
 {
-	if (is_fatal_signal(sig) || ends_process(t, sig)) {
-		sc_regs_fetch(t);
-		sc_note_fault(e, t, sig);
-	}
+	if (!is_fatal_signal(sig) && !ends_process(t, sig))
+		return false;
+	sc_regs_fetch(t);
+	sc_note_fault(e, t, sig);
+	return true;
 }
 
 static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
@@ -409,12 +410,8 @@ static void on_signal(struct sc_engine *e, struct sc_thread *t, int sig)
 	}
 	if (sig == SIGSEGV && sc_vclock_tsc(e, t))
 		return;
-	if (is_fatal_signal(sig) || ends_process(t, sig)) {
-		sc_regs_fetch(t);
-		sc_note_fault(e, t, sig);
-		if (sc_hand_over_at_fault(e, t))
-			return;         /* left stopped for the debugger */
-	}
+	if (sc_note_if_ends_process(e, t, sig) && sc_hand_over_at_fault(e, t))
+		return;         /* left stopped for the debugger */
 	if (sig == SIGTRAP && sc_deliver_own_sigtrap(e, t))
 		return;
 	t->pending_signal = sig;

@@ -1011,9 +1011,10 @@ int sc_wait_any(struct sc_engine *e, uint64_t timeout_us);
 void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request);
 void sc_become_ready(struct sc_engine *e, struct sc_thread *t);
 void sc_note_fault(struct sc_engine *e, struct sc_thread *t, int sig);
-/* sig, about to be delivered to t, ends its process (a fault, or a
- * signal whose default action ends it): sc_note_fault it (dispatch.c). */
-void sc_note_if_ends_process(struct sc_engine *e, struct sc_thread *t,
+/* If sig, about to be delivered to t, ends its process (a fault, or a
+ * signal whose default action ends it): sc_note_fault it and return true
+ * (dispatch.c). */
+bool sc_note_if_ends_process(struct sc_engine *e, struct sc_thread *t,
 			     int sig);
 /* Is a controlled thread other than t able to run now (ready, or a timed
  * waiter that could time out)? */

@@ -119,12 +119,17 @@ static bool sc_is_sync_kind(uint32_t kind)
 	}
 }
 
-/* A spin preemption, or a yield or sleep where the thread was before:
- * an event of a thread that waits for another one. */
 /* A memory event that reads (a plain load, or a read-modify-write). */
 static bool is_load(uint32_t kind)
 {
 	return kind == SC_EV_MEM_READ || kind == SC_EV_MEM_RMW;
+}
+
+/* A memory event or a free(3): counted by the memory budgets and caps. */
+static bool mem_or_free(uint32_t kind)
+{
+	return (kind >= SC_EV_MEM_READ && kind <= SC_EV_MEM_RMW) ||
+	       kind == SC_EV_FREE;
 }
 
 /* A busy-wait that burns CPU: a spin preemption, or the same load again
@@ -136,6 +141,8 @@ static bool busy_spins(const struct sc_event *ev)
 	       (is_load(ev->kind) && ev->waits_in_place);
 }
 
+/* A spin preemption, or a yield or sleep where the thread was before:
+ * an event of a thread that waits for another one. */
 static bool spins_in_place(const struct sc_event *ev)
 {
 	return busy_spins(ev) ||
@@ -243,9 +250,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	 * (QA: false "hang" verdicts of correct programs).  Memory events of
 	 * mem granularity have their own count. */
 	if (nenabled == 1 &&
-	    !(e->cfg->granularity == SC_GRAN_MEM &&
-	      ((ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW) ||
-	       ev.kind == SC_EV_FREE)))
+	    !(e->cfg->granularity == SC_GRAN_MEM && mem_or_free(ev.kind)))
 		e->lone_steps++;
 	if (sc_is_sync_kind(ev.kind) && t->logical != 0)
 		e->res->sync_steps++;
@@ -403,8 +408,7 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	/* Frees count toward the cap too: a program whose own code makes
 	 * few accesses but frees a lot (C++ strings) must not stop at
 	 * every free for the whole run. */
-	if ((ev.kind >= SC_EV_MEM_READ && ev.kind <= SC_EV_MEM_RMW) ||
-	    ev.kind == SC_EV_FREE) {
+	if (mem_or_free(ev.kind)) {
 		if (e->cfg->granularity == SC_GRAN_MEM)
 			e->mem_steps++;
 		count_mem_event(e, t, ev.pc);
@@ -687,6 +691,22 @@ static bool awaiting_wake(struct sc_engine *e)
 /* How often such a thread's state is looked at while waiting for it. */
 #define WAKE_POLL_US 200
 
+/* Keep waiting for something that settles by itself (a thread on its
+ * way back from the kernel, a dying process being reaped): true while
+ * WAKE_SETTLE_MAX_US have not passed since *since_us (set now on the
+ * first call, *now read once per decision), then *given_up. */
+static bool still_settling(uint64_t *since_us, bool *given_up, uint64_t *now)
+{
+	if (!*now)
+		*now = sc_now_us();
+	if (!*since_us)
+		*since_us = *now;
+	if (*now - *since_us < WAKE_SETTLE_MAX_US)
+		return true;
+	*given_up = true;
+	return false;
+}
+
 /* Is a thread in a released syscall runnable in the kernel (or in an
  * uninterruptible wait there, which ends by itself)?  Another
  * thread's write (an eventfd, a pipe, a socket) wakes a thread asleep in
@@ -725,13 +745,9 @@ static bool kernel_waking(struct sc_engine *e)
 			t->waking_since_us = 0;
 			continue;
 		}
-		if (!now)
-			now = sc_now_us();
-		if (!t->waking_since_us)
-			t->waking_since_us = now;
-		if (now - t->waking_since_us < WAKE_SETTLE_MAX_US)
+		if (still_settling(&t->waking_since_us, &t->wake_given_up,
+				   &now))
 			return true;
-		t->wake_given_up = true;
 	}
 	return false;
 }
@@ -760,13 +776,9 @@ static bool reap_pending(struct sc_engine *e)
 		if (!p->controlled || !p->exiting || p->reap_given_up ||
 		    !sc_process_has_threads(e, p))
 			continue;
-		if (!now)
-			now = sc_now_us();
-		if (!p->reap_wait_since_us)
-			p->reap_wait_since_us = now;
-		if (now - p->reap_wait_since_us < WAKE_SETTLE_MAX_US)
+		if (still_settling(&p->reap_wait_since_us, &p->reap_given_up,
+				   &now))
 			return true;
-		p->reap_given_up = true;
 	}
 	return false;
 }

@@ -140,6 +140,17 @@ static bool wakes_complete(struct replay_ctx *c)
 	return true;
 }
 
+/* A system call is told by its pc as well (when the trace has one): two
+ * calls on the same descriptor (dash's wait4 and rt_sigsuspend, both on
+ * 0) are different steps, and taking one for the other left a replay
+ * awaiting a call that never came back (QA). */
+static bool same_call_site(const struct sc_trace_event *e,
+			   const struct sc_event *next)
+{
+	return e->kind != SC_EV_SYSCALL_BLOCKING || !e->pc ||
+	       next->pc == e->pc;
+}
+
 static int replay_pick(void *ctx, const struct sc_sched_view *view)
 {
 	struct replay_ctx *c = ctx;
@@ -163,14 +174,8 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 	idx = (size_t)(s - c->base);
 	e = &t->events[idx];
 	tv = find_thread(view, e->thread, &i);
-	/* A system call is told by its pc as well: two calls on the same
-	 * descriptor (dash's wait4 and rt_sigsuspend, both on 0) are
-	 * different steps, and taking one for the other left a replay
-	 * awaiting a call that never came back (QA). */
 	if (tv && tv->enabled && tv->next.kind == e->kind &&
-	    tv->next.object == e->object &&
-	    (e->kind != SC_EV_SYSCALL_BLOCKING || !e->pc ||
-	     tv->next.pc == e->pc)) {
+	    tv->next.object == e->object && same_call_site(e, &tv->next)) {
 		c->cur = idx;
 		memset(c->consumed, 0, c->max_woken * sizeof(*c->consumed));
 		return (int)i;
@@ -190,8 +195,8 @@ static int replay_pick(void *ctx, const struct sc_sched_view *view)
 			 "or was never created)");
 	char want[160];
 	event_words(e->kind, e->object, want, sizeof(want));
-	if (tv && e->kind == SC_EV_SYSCALL_BLOCKING && tv->next.kind == e->kind &&
-	    tv->next.object == e->object && tv->next.pc != e->pc)
+	if (tv && tv->next.kind == e->kind && tv->next.object == e->object &&
+	    !same_call_site(e, &tv->next))
 		diverge(c, s, "step %" PRIu64 ": T%u was to %s at pc 0x%" PRIx64
 			", but it is about to make another system call, at pc "
 			"0x%" PRIx64 " (it took another path than when "
