@@ -171,5 +171,26 @@ cp "$SC_TMP/amid.json" "$SC_TMP/amid3.json"
 sc_check_same_session "abort_amid.sh (session 3)" "$SC_TMP/amid3.json" \
 	-n 20 --seed 3 --keep-going -- "$SC_BIN/abort_amid.sh" </dev/null
 
+# Every run of it replays as recorded.  The shell's `wait` polls with a
+# WNOHANG wait4, which is back at once, and then sits in sigsuspend until
+# a child's SIGCHLD; a replay that held the shell at that wait4's return
+# until its next recorded step, or resumed it before a dying test was
+# reaped, ran the SIGCHLD handler before sigsuspend instead of in it and
+# took another path (QA: 3 of 20 replays diverged, at once).
+amid_dir=$(json_get "$SC_TMP/amid.json" 'd["out_dir"]')
+amid_same=0 amid_all=0
+for f in "$amid_dir"/run-*.sctrace; do
+	[ -f "$f" ] || continue
+	amid_all=$((amid_all + 1))
+	sc replay --json "$f" >"$SC_TMP/amid.r.json" 2>"$SC_TMP/amid.r.err" || :
+	if [ "$(json_get "$SC_TMP/amid.r.json" 'd["matches_recording"]')" = true ]; then
+		amid_same=$((amid_same + 1))
+	else
+		tap_diag "$(basename "$f"): $(json_get "$SC_TMP/amid.r.json" 'd["message"]')"
+	fi
+done
+tap_is "$amid_same/$amid_all" "20/20" \
+	"abort_amid.sh: each of its 20 failing runs replays as recorded"
+
 sc_check_no_leftovers
 tap_done
