@@ -52,6 +52,7 @@ extern bool cli_json_printed;
 void cli_json_error(int exit_status);
 /* Print the problem and "Try 'schedctl --help'."; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool cli_same_file(const char *a, const char *b);
 /* replay --gdb/--stop-at: debug the process the daemon left stopped
  * (gdb -p PID GDB-ARGS, or the command printed and Enter awaited). */
 /* json: stdout carries the JSON result only, gdb writes to stderr.

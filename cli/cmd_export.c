@@ -184,9 +184,7 @@ int cmd_export(int argc, char **argv)
 				       argv[optind + 1]);
 	path = argv[optind];
 	/* export T -o T replaced the trace with its export (QA). */
-	struct stat in_st, out_st;
-	if (out_path && stat(path, &in_st) == 0 && stat(out_path, &out_st) == 0 &&
-	    in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+	if (cli_same_file(path, out_path))
 		return cli_usage_error("export: -o %s is the trace itself",
 				       out_path);
 	if (sc_trace_load(path, &t, err, sizeof(err)) < 0) {

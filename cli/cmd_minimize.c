@@ -790,6 +790,9 @@ int cmd_minimize(int argc, char **argv)
 		cli_error("%s: %s", argv[optind], strerror(errno));
 		return EXIT_FAIL;
 	}
+	if (cli_same_file(path, out_opt))
+		return cli_usage_error("minimize: -o %s is the trace itself",
+				       out_opt);
 	if (sc_trace_load(path, &t, why, sizeof(why)) < 0) {
 		cli_error("%s", why);   /* it names the file */
 		return EXIT_FAIL;

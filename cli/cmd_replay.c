@@ -172,6 +172,9 @@ int cmd_replay(int argc, char **argv)
 		}
 		record = record_abs;
 	}
+	if (cli_same_file(path, record))
+		return cli_usage_error("replay: --record %s is the trace itself",
+				       record);
 	rr.record_path = (char *)record;
 	rr.env = cli_environment(&rr.n_env);
 	if (!rr.env) {

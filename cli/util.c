@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "json_out.h"
@@ -39,6 +40,17 @@ void cli_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	error_line(fmt, ap, "\n");
 	va_end(ap);
+}
+
+/* Are a and b one file (a symlink or another name of it)?  An output
+ * option naming the input trace would replace the recording (QA: export
+ * -o, replay --record, minimize -o). */
+bool cli_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int cli_usage_error(const char *fmt, ...)

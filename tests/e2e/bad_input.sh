@@ -207,6 +207,18 @@ rc=0
 sc export "$SC_TMP/self.sctrace" --format json -o "$SC_TMP/self.sctrace" 2>/dev/null || rc=$?
 tap_is "$rc/$(cksum <"$SC_TMP/self.sctrace")" "2/$(cksum <"$first")" \
 	"export -o TRACE over TRACE: refused (exit 2), the trace intact"
+# So did replay --record and minimize -o, through a symlink too (QA).
+ln -s "$SC_TMP/self.sctrace" "$SC_TMP/self-link.sctrace"
+rc=0
+sc replay "$SC_TMP/self.sctrace" --record "$SC_TMP/self-link.sctrace" \
+	>/dev/null 2>&1 </dev/null || rc=$?
+tap_is "$rc/$(cksum <"$SC_TMP/self.sctrace")" "2/$(cksum <"$first")" \
+	"replay --record over the trace (a symlink to it): refused (exit 2), the trace intact"
+rc=0
+sc minimize -o "$SC_TMP/self.sctrace" "$SC_TMP/self.sctrace" \
+	>/dev/null 2>&1 </dev/null || rc=$?
+tap_is "$rc/$(cksum <"$SC_TMP/self.sctrace")" "2/$(cksum <"$first")" \
+	"minimize -o TRACE over TRACE: refused (exit 2), the trace intact"
 
 sc_check_no_leftovers
 tap_done
