@@ -622,6 +622,16 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 	code = check_trace(&t, path, err, sizeof(err));
 	if (code)
 		goto fail;
+	/* A stop past the last recorded step is never reached: the replay
+	 * ran to its end and said "pass" as if stopped (QA). */
+	uint64_t last_step = t.nevents ? t.events[t.nevents - 1].step : 0;
+	if (req->has_stop_at && req->stop_at > last_step) {
+		sc_strf(err, sizeof(err), "replay: --stop-at %" PRIu64 ": the "
+			"trace's steps go from 1 to %" PRIu64, req->stop_at,
+			last_step);
+		code = 2;
+		goto fail;
+	}
 	if (t.truncated)
 		sc_reply_notice(conn, "warning: %s is truncated (%" PRIu64
 				" valid bytes); replaying the %zu event%s it holds",

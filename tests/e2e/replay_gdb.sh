@@ -139,6 +139,15 @@ else
 fi
 tap_is "$(left abba_deadlock)" 0 \
 	"--stop-at: the process is killed when the replay ends"
+# A step past the trace's last one is never reached: a usage error, not
+# a replay that ends and says it passed (QA).
+rc=0
+sc replay --stop-at 99999 "$trace" </dev/null >/dev/null \
+	2>"$SC_TMP/stop_far.err" || rc=$?
+tap_is "$rc/$(grep -c . "$SC_TMP/stop_far.err")" "2/1" \
+	"--stop-at past the last step: exit 2, one line"
+grep -q "the trace's steps go from 1 to [0-9]" "$SC_TMP/stop_far.err" ||
+	tap_diag_file "$SC_TMP/stop_far.err" 3
 
 # A run without a failure has nothing to hand over.
 sc launch --json -n 1 -- "$(sc_target bounded_buffer)" </dev/null \
