@@ -30,6 +30,8 @@ enum {
 
 /* --socket given before the subcommand (or in it); NULL: default. */
 extern const char *cli_socket;
+/* The command being run ("launch"), or NULL: usage errors name its help. */
+extern const char *cli_command;
 
 /* "s" unless n is 1: "1 run", "2 runs". */
 /* s with its control characters written as C escapes (\n, \t, \x1b),

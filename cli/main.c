@@ -80,10 +80,10 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			fputs(main_usage, stdout);
-			return 0;
+			return cli_stdout_checked(0);
 		case 'V':
 			printf("schedctl %s\n", PACKAGE_VERSION);
-			return 0;
+			return cli_stdout_checked(0);
 		case OPT_SOCKET:
 			cli_socket = optarg;
 			break;
@@ -100,6 +100,7 @@ int main(int argc, char **argv)
 			cli_json_mode = true;
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[optind], commands[i].name) == 0) {
+			cli_command = commands[i].name;
 			int code = commands[i].run(argc - optind, argv + optind);
 			cli_json_error(code);
 			return cli_stdout_checked(code);

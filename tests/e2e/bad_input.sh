@@ -190,8 +190,21 @@ if [ -w /dev/full ]; then
 	sc list --json >/dev/full 2>"$SC_TMP/full.err" || rc=$?
 	tap_is "$rc/$(cat "$SC_TMP/full.err")" "3/schedctl: stdout: No space left on device" \
 		"list --json > /dev/full: exit 3 and why"
+	# Said once, also by a command that reports it itself (QA: export
+	# said it twice; --help > /dev/full exited 0).
+	rc=0
+	sc export "$(ls "$reuse"/run-*.sctrace | head -n1)" >/dev/full \
+		2>"$SC_TMP/full2.err" || rc=$?
+	tap_is "$rc/$(cat "$SC_TMP/full2.err")" "3/schedctl: stdout: No space left on device" \
+		"export > /dev/full: exit 3, said once"
+	rc=0
+	sc --help >/dev/full 2>"$SC_TMP/full3.err" || rc=$?
+	tap_is "$rc/$(cat "$SC_TMP/full3.err")" "3/schedctl: stdout: No space left on device" \
+		"--help > /dev/full: exit 3 and why"
 else
 	tap_skip "list --json > /dev/full" "no /dev/full"
+	tap_skip "export > /dev/full" "no /dev/full"
+	tap_skip "--help > /dev/full" "no /dev/full"
 fi
 # A daemon that cannot be started: --json carries the reason.
 rc=0
