@@ -25,7 +25,11 @@ struct frame {
 	unsigned line;
 	bool inlined;
 	bool not_started;       /* the thread has not run yet */
+	unsigned not_shown;     /* the stack's last line: frames left out */
 };
+
+/* The tracer's last line of a stack cut at its frame limit. */
+static const char CUT[] = "\xe2\x80\xa6 (";
 
 static const char NOT_STARTED[] = " (not started yet)";
 
@@ -44,6 +48,11 @@ static bool parse_line(const char *s, size_t n, struct frame *f)
 	    used <= 0)
 		return false;
 	snprintf(f->text, sizeof(f->text), "%s", line + used);
+	if (f->pc == 0 && strncmp(f->text, CUT, sizeof(CUT) - 1) == 0) {
+		f->not_shown = (unsigned)strtoul(f->text + sizeof(CUT) - 1,
+						 NULL, 10);
+		return true;
+	}
 
 	char rest[600];
 	snprintf(rest, sizeof(rest), "%s", f->text);
@@ -116,8 +125,11 @@ static void print_frame(const struct frame *f, unsigned depth, void *arg)
 
 	if (depth == 0)
 		fprintf(out, "  stack of T%u:\n", f->thread);
-	fprintf(out, "    #%-2u 0x%012" PRIx64 " in %s\n", depth, f->pc,
-		f->text);
+	if (f->not_shown)
+		fprintf(out, "    #%-2u %s\n", depth, f->text);
+	else
+		fprintf(out, "    #%-2u 0x%012" PRIx64 " in %s\n", depth,
+			f->pc, f->text);
 }
 
 void report_stacks_text(FILE *out, const char *stacks)
@@ -158,6 +170,8 @@ static void json_frame(const struct frame *f, unsigned depth, void *arg)
 	json_bool(w->j, "inlined", f->inlined);
 	if (f->not_started)
 		json_bool(w->j, "not_started", true);
+	if (f->not_shown)
+		json_uint(w->j, "frames_not_shown", f->not_shown);
 	json_string(w->j, "text", f->text);
 	json_end(w->j);
 }

@@ -37,3 +37,21 @@ extern "C" char *sc_demangle(const char *name)
 	}
 	return strdup(name);
 }
+
+void sc_name_copy(char *buf, size_t len, const char *name)
+{
+	static const char ellipsis[] = "\xe2\x80\xa6";	// U+2026
+	size_t n = std::strlen(name);
+
+	if (len == 0)
+		return;
+	if (n < len) {
+		std::memcpy(buf, name, n + 1);
+		return;
+	}
+	size_t keep = len > sizeof(ellipsis) ? len - sizeof(ellipsis) : 0;
+	std::memcpy(buf, name, keep);
+	std::memcpy(buf + keep, ellipsis, len - keep > sizeof(ellipsis)
+		    ? sizeof(ellipsis) : len - keep);
+	buf[len - 1] = '\0';
+}

@@ -186,7 +186,7 @@ static void origin_name(struct walk *w, Dwarf_Die inl, char *buf, size_t len)
 		if (dwarf_die_text(d, DW_AT_linkage_name, &s, NULL) == DW_DLV_OK ||
 		    dwarf_die_text(d, DW_AT_MIPS_linkage_name, &s, NULL) == DW_DLV_OK) {
 			char *dm = sc_demangle(s);
-			snprintf(buf, len, "%s", dm ? dm : s);
+			sc_name_copy(buf, len, dm ? dm : s);
 			free(dm);
 			break;
 		}

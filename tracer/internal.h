@@ -904,8 +904,9 @@ bool sc_stack_own_caller(struct sc_thread *t, uint64_t *pc);
 /* The return address of t's innermost function (its caller's next
  * instruction): false when the stack cannot be unwound. */
 bool sc_stack_return_address(struct sc_thread *t, uint64_t *pc);
-/* Frames kept of a stack in a report: deeper ones are the runtime's. */
-#define SC_STACK_FRAMES 24
+/* Frames kept of a stack in a report; when there are more, the last
+ * one says how many were left out. */
+#define SC_STACK_FRAMES 64
 /* Append frames to buf (NUL-terminated, len bytes in all) as lines
  * "T<thread> 0x<pc> <frame as sc_symbolize names it>", whole lines only;
  * returns how many were appended (sc_run_result.stacks). */

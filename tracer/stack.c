@@ -176,6 +176,22 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 			n += describe_frame(pid, ip, n == 0, &frames[n],
 					    max - n);
 		} while (n < max && unw_step(&cursor) > 0);
+		/* Cut at max: the last line says how much is missing, as
+		 * gdb's backtrace limit does (QA: a 30-call recursion lost
+		 * the thread's start without a word). */
+		size_t more = 0;
+		while (n >= max && max > 1 && more < 100000 &&
+		       unw_step(&cursor) > 0)
+			more++;
+		if (more) {
+			frames[max - 1].pc = 0;
+			frames[max - 1].own_code = false;
+			frames[max - 1].system_source = false;
+			snprintf(frames[max - 1].text,
+				 sizeof(frames[max - 1].text),
+				 "\xe2\x80\xa6 (%zu more frame%s not shown)",
+				 more + 1, more ? "s" : "");
+		}
 		_UPT_destroy(upt);
 	}
 	if (moved)

@@ -75,12 +75,7 @@ static int elf_lookup(const char *path, uint64_t vaddr, int type, bool *is_dyn,
 	/* As the source spells it: mu, not _ZL2mu. */
 	char *dm = sc_demangle(raw);
 	const char *src = dm ? dm : raw;
-	size_t n = strlen(src);
-	if (len) {      /* cut, as a report line would be anyway */
-		n = n < len ? n : len - 1;
-		memcpy(name, src, n);
-		name[n] = '\0';
-	}
+	sc_name_copy(name, len, src);
 	free(dm);
 	return 0;
 }
@@ -96,6 +91,28 @@ static void put(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+}
+
+/* fn followed by rest into buf: when both do not fit, fn is cut and
+ * marked with an ellipsis, and rest (where: " at file:line (module)") is
+ * kept whole (QA: a long C++ name cut at 255 bytes ran straight into
+ * " at stl_tree.h:2384", with nothing to say it was cut). */
+static void put_named(char *buf, size_t len, const char *fn, const char *rest)
+{
+	static const char ellipsis[] = "\xe2\x80\xa6";   /* U+2026 */
+	size_t nf = strlen(fn), nr = strlen(rest);
+
+	if (nf + nr < len) {
+		put(buf, len, "%s%s", fn, rest);
+		return;
+	}
+	size_t room = len - 1 > nr + sizeof(ellipsis) - 1
+		      ? len - 1 - nr - (sizeof(ellipsis) - 1) : 0;
+	if (room < 16) {
+		put(buf, len, "%s%s", fn, rest);
+		return;
+	}
+	put(buf, len, "%.*s%s%s", (int)room, fn, ellipsis, rest);
 }
 
 /* Name addr.  Code with debug information: "function at file:line
@@ -158,7 +175,7 @@ static size_t name_levels(const struct mapping *mp, uint64_t addr, int type,
 			  size_t *pick, bool *systems)
 {
 	const struct mapping m = *mp;
-	char name[256];
+	char name[1024], rest[384];
 	uint64_t off = 0;
 	bool is_dyn = false;
 	char *buf = texts[0];
@@ -200,8 +217,9 @@ static size_t name_levels(const struct mapping *mp, uint64_t addr, int type,
 			const char *file = i ? chain[k - i].call_file : src;
 			unsigned ln = i ? chain[k - i].call_line : line;
 			/* Like a debugger: function, then file:line. */
-			put(texts[i], len, "%s at %s:%u (%s%s)", fn, file,
-				 ln, mod, i < k ? ", inlined" : "");
+			put(rest, sizeof(rest), " at %s:%u (%s%s)", file, ln,
+			    mod, i < k ? ", inlined" : "");
+			put_named(texts[i], len, fn, rest);
 			if (systems)
 				systems[i] = i ? chain[k - i].call_in_system_header
 					       : system;
@@ -211,17 +229,16 @@ static size_t name_levels(const struct mapping *mp, uint64_t addr, int type,
 			*pick = k;
 		return k + 1;
 	}
-	if (with_module) {
-		if (off)
-			put(buf, len, "%s+0x%llx (%s)", name,
-				 (unsigned long long)off, mod);
-		else
-			put(buf, len, "%s (%s)", name, mod);
-	} else if (off) {
-		put(buf, len, "%s+0x%llx", name, (unsigned long long)off);
-	} else {
-		put(buf, len, "%s", name);
-	}
+	if (with_module && off)
+		put(rest, sizeof(rest), "+0x%llx (%s)",
+		    (unsigned long long)off, mod);
+	else if (with_module)
+		put(rest, sizeof(rest), " (%s)", mod);
+	else if (off)
+		put(rest, sizeof(rest), "+0x%llx", (unsigned long long)off);
+	else
+		rest[0] = '\0';
+	put_named(buf, len, name, rest);
 	return 1;
 }
 

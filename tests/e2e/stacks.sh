@@ -7,6 +7,7 @@
 # and replay --json.  A crash inside libc (freed_mutex) shows the libc
 # frame first and the program's caller under it; a deadlock shows every
 # blocked thread; a hang (spin_forever at --timeout) the spinning thread.
+# A stack deeper than 64 frames ends with a line saying how many more.
 # Calls the compiler inlined (cxx_abba's std::lock_guard -> std::mutex::
 # lock -> __gthread_mutex_lock) are frames of their own, and one-line
 # locations name the program's line, not gthr-default.h's.
@@ -53,6 +54,24 @@ while read -r name; do
 	fi
 done < <(am_targets TARGETS_BUGGY)
 
+# deep_template (asserting 80 calls deep, in instantiations whose names
+# run to 700 characters): the stack is cut at 64 frames, and its last
+# line says how many were left out; a name too long for a frame's line is
+# cut with an ellipsis and keeps its file and line (QA: cut at 24 frames
+# and 255 bytes, without a word).
+got=$(python3 - "$SC_TMP/deep_template.json" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1]))
+frames = d["bugs"][0]["stacks"][0]["frames"]
+last = frames[-1]
+cut = [f for f in frames if (f["function"] or "").endswith("\u2026")
+       and f["file"] == "deep_template.cc" and f["line"]]
+print(len(frames), last.get("frames_not_shown", 0) > 0,
+      last["text"].endswith("more frames not shown)"), len(cut) > 50)
+PY
+)
+tap_is "$got" "64 True True True" \
+	"deep_template: 64 frames, the last says how many more; long names cut with an ellipsis, file:line kept"
 # freed_mutex: the fault is in libc, the caller is the program's.  At sync
 # granularity: at race granularity the pilot runs interleave the memory
 # accesses too, and the freed queue may be read (a fault in the program's

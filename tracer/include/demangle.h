@@ -2,6 +2,8 @@
 #ifndef SC_DEMANGLE_H
 #define SC_DEMANGLE_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -11,6 +13,11 @@ extern "C" {
  * symbols, "?", anything the demangler rejects).  NULL only when memory
  * runs out or name is NULL.  The caller frees it. */
 char *sc_demangle(const char *name);
+
+/* name into buf (len bytes, NUL included); a name too long for it is cut
+ * and ends with an ellipsis, so that a report says it was cut (QA: C++
+ * template names cut at 255 bytes without a mark). */
+void sc_name_copy(char *buf, size_t len, const char *name);
 
 #ifdef __cplusplus
 }

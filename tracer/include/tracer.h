@@ -404,7 +404,7 @@ void sc_fork_server_stop(struct sc_fork_server *s);
 const char *sc_fork_server_broken(const struct sc_fork_server *s);
 
 /* Room for the stacks of a report (sc_run_result.stacks). */
-#define SC_STACKS_LEN 16384
+#define SC_STACKS_LEN 32768
 
 struct sc_run_result {
 	enum sc_verdict verdict;
