@@ -290,7 +290,7 @@ static void report(struct sc_engine *e, bool all_blocked)
 	    first->last_call_site)
 		sc_symbolize(first->proc->pid, first->last_call_site - 1,
 			     r->location, sizeof(r->location));
-	sc_report_blocked_stacks(e);
+	sc_report_blocked_stacks(e, all_blocked);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;
 }

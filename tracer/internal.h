@@ -917,7 +917,7 @@ size_t sc_stack_append(const struct sc_thread *t, char *buf, size_t len);
 /* report_stacks.c: the stacks of every blocked thread (deadlock), or of
  * the running thread (stopped for it) and every stopped one (hang), into
  * e->res->stacks. */
-void sc_report_blocked_stacks(struct sc_engine *e);
+void sc_report_blocked_stacks(struct sc_engine *e, bool in_kernel_too);
 void sc_report_hang_stacks(struct sc_engine *e);
 /* The innermost frame in the program's own code, or NULL. */
 const struct sc_frame *sc_stack_own_frame(const struct sc_frame *frames,

@@ -27,13 +27,21 @@ static void append(struct sc_engine *e, const struct sc_thread *t)
 	sc_stack_append(t, e->res->stacks, sizeof(e->res->stacks));
 }
 
-void sc_report_blocked_stacks(struct sc_engine *e)
+static bool halt(struct sc_thread *t);
+
+void sc_report_blocked_stacks(struct sc_engine *e, bool in_kernel_too)
 {
 	e->res->stacks[0] = '\0';
 	for (size_t i = 0; i < e->nthreads; i++) {
-		const struct sc_thread *t = e->threads[i];
-		if (t->controlled &&
-		    (t->state == TH_BLOCKED || t->spin_wait))
+		struct sc_thread *t = e->threads[i];
+		if (!t->controlled)
+			continue;
+		if (t->state == TH_BLOCKED || t->spin_wait)
+			append(e, t);
+		/* A shell or parent in wait4 for children that are all
+		 * blocked is part of the deadlock too, and the message
+		 * names it (QA: its stack was missing). */
+		else if (in_kernel_too && t->state == TH_IN_KERNEL && halt(t))
 			append(e, t);
 	}
 }

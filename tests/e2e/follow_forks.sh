@@ -72,6 +72,21 @@ case "$rc $(json_get "$SC_TMP/h.json" 'd["bugs"][0]["kind"]') $msg" in
 "1 deadlock "*"table_lock"*"fork did not copy"*) tap_ok "fork_held_lock --follow-forks: the child's deadlock on table_lock" ;;
 *) tap_not_ok "fork_held_lock --follow-forks: the child's deadlock on table_lock (exit $rc: $msg)" ;;
 esac
+# Every thread the message names has its stack, main waiting in waitpid
+# for the child included (QA: only the child's was shown).
+got=$(python3 - "$SC_TMP/h.json" <<'PY' 2>/dev/null
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+b = d["bugs"][0]
+named = sorted(int(t) for t in re.findall(r"\bT(\d+)\b(?= \(process| waits)", b["message"]))
+shown = sorted(s["thread"] for s in b["stacks"])
+waitpid = any(any(f["function"] in ("wait4", "waitpid", "__GI___wait4")
+                  for f in s["frames"]) for s in b["stacks"])
+print(named == shown and len(shown) >= 2, waitpid)
+PY
+)
+tap_is "$got" "True True" \
+	"fork_held_lock --follow-forks: the report has the stack of every thread it names, main's in waitpid too"
 
 # A process-shared semaphore the child posts: the kernel's futex, not the
 # model's, and a followed child's posts replay.
