@@ -150,11 +150,11 @@ fi
 
 # A graph too large to draw: export refuses (exit 3, one line) and an
 # existing output file is left as it was (it was emptied).  At mem
-# granularity memory_progress makes two events per call: 12000 calls,
-# over 20000 events.
+# granularity memory_progress makes two events per call: 1200 calls,
+# over 1500 events.
 rc=0
 sc launch -n 1 -s random --granularity mem --keep-traces all \
-	--out "$SC_TMP/big" -- "$(sc_target memory_progress)" 12000 \
+	--out "$SC_TMP/big" -- "$(sc_target memory_progress)" 1200 \
 	>/dev/null 2>"$SC_TMP/big.err" || rc=$?
 echo "an earlier drawing" >"$SC_TMP/keep.dot"
 rc=0
