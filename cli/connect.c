@@ -102,35 +102,57 @@ static int start_daemon(const char *sock)
 			  "path)", daemon, strerror(errno));
 		return -1;
 	}
+	/* Its stderr until it detaches: why it could not start, said in
+	 * our one error line (QA: its line and ours made two). */
+	int why[2];
+	if (pipe2(why, O_CLOEXEC) < 0) {
+		cli_error("pipe: %s", strerror(errno));
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		cli_error("fork: %s", strerror(errno));
+		close(why[0]);
+		close(why[1]);
 		return -1;
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
 
-		/* Its stderr stays ours until it detaches, so that a
-		 * failure to start is seen; the rest goes to /dev/null. */
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
 			dup2(null, STDOUT_FILENO);
 		}
+		dup2(why[1], STDERR_FILENO);
 		execl(daemon, "schedctld", "--socket", sock, "--idle-exit",
 		      AUTOSTART_IDLE_EXIT, (char *)NULL);
-		fprintf(stderr, "schedctl: %s: %s\n", daemon, strerror(errno));
+		fprintf(stderr, "%s: %s\n", daemon, strerror(errno));
 		_exit(127);
 	}
+	close(why[1]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			cli_error("waitpid: %s", strerror(errno));
+			close(why[0]);
 			return -1;
 		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 127)
+		/* The first line it wrote, without its "schedctld: ". */
+		char msg[512] = "";
+		fcntl(why[0], F_SETFL, O_NONBLOCK);
+		ssize_t n = read(why[0], msg, sizeof(msg) - 1);
+		msg[n > 0 ? n : 0] = '\0';
+		msg[strcspn(msg, "\n")] = '\0';
+		const char *text = strncmp(msg, "schedctld: ", 11) == 0
+				   ? msg + 11 : msg;
+		if (*text)
+			cli_error("could not start %s: %s", daemon, text);
+		else
 			cli_error("could not start %s", daemon);
+		close(why[0]);
 		return -1;
 	}
+	close(why[0]);
 	return 0;
 }
 

@@ -212,6 +212,15 @@ int main(int argc, char **argv)
 	if (make_absolute(d.state_dir, sizeof(d.state_dir)) < 0 ||
 	    make_absolute(d.socket_path, sizeof(d.socket_path)) < 0)
 		return 1;
+	/* A state directory that cannot hold sessions fails every launch:
+	 * say so now rather than serve (QA: a daemon on /proc/nope
+	 * answered ping and failed each launch with exit 3). */
+	if (sc_mkdir_p(d.state_dir, 0700) < 0 ||
+	    access(d.state_dir, W_OK | X_OK) < 0) {
+		fprintf(stderr, "schedctld: %s: %s (the state directory)\n",
+			d.state_dir, strerror(errno));
+		return 1;
+	}
 	if (strlen(d.socket_path) > SC_SOCKET_PATH_MAX) {
 		fprintf(stderr, "schedctld: %s: socket path longer than %d bytes\n",
 			d.socket_path, SC_SOCKET_PATH_MAX);

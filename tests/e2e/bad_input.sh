@@ -213,6 +213,15 @@ SCHEDCTL_SOCKET=$SC_TMP/none.sock SCHEDCTLD=$SC_TMP/no-such-daemon \
 tap_is "$rc/$(json_get "$SC_TMP/nd.json" 'd["error"]')" \
 	"3/cannot run schedctld $SC_TMP/no-such-daemon: No such file or directory (set SCHEDCTLD to its path)" \
 	"a daemon that cannot run: exit 3, the reason in the JSON error"
+# A state directory that cannot be made: the daemon refuses to start,
+# and the CLI says why in its one line (QA: the daemon served on,
+# failing every launch).
+rc=0
+SCHEDCTL_SOCKET=$SC_TMP/nostate.sock SCHEDCTL_STATE_DIR=/proc/no-such-dir \
+	"$SCHEDCTL" launch -n 1 -- /bin/true </dev/null >/dev/null \
+	2>"$SC_TMP/nostate.err" || rc=$?
+tap_is "$rc/$(count_lines "$SC_TMP/nostate.err")/$(grep -c 'no-such-dir: No such file or directory (the state directory)' "$SC_TMP/nostate.err")" \
+	"3/1/1" "an unusable state directory: exit 3, one line saying why"
 # export -o over its own input replaced the trace with its export.
 first=$(ls "$reuse"/run-*.sctrace | head -n1)
 cp "$first" "$SC_TMP/self.sctrace"
