@@ -531,13 +531,15 @@ static void print_text(const struct minimize *m, const char *output,
 	/* ddmin's result is 1-minimal: no single preemption of it can go.
 	 * A schedule with fewer preemptions elsewhere may fail too (moving
 	 * them is not tried): say "still fails with", not "needs". */
+	/* Stopped by --max-runs, the search did not try to drop each one
+	 * (QA: "none of which can be dropped; ... fewer may do"). */
 	printf("minimize: %u run%s; the failure (%s) still shows with %u "
-	       "preemption%s (the recorded schedule had %u), none of which "
-	       "can be dropped%s\n", m->runs, cli_s(m->runs), m->verdict,
-	       m->best_preemptions, cli_s(m->best_preemptions),
-	       m->first_preemptions,
-	       m->budget_hit ? "; stopped at --max-runs, fewer may "
-					"do" : "");
+	       "preemption%s (the recorded schedule had %u), %s\n", m->runs,
+	       cli_s(m->runs), m->verdict, m->best_preemptions,
+	       cli_s(m->best_preemptions), m->first_preemptions,
+	       m->budget_hit ? "but the search stopped at --max-runs before "
+			       "trying to drop each: fewer may do"
+			     : "none of which can be dropped");
 	printf("minimised trace: %s (schedctl replay %s)\n", output, output);
 	if (m->best_points[0])
 		printf("preemptions (thread.events>next thread): %s\n",
@@ -546,6 +548,11 @@ static void print_text(const struct minimize *m, const char *output,
 		printf("racing pair: none (the run fails without preemptions: "
 		       "each thread runs until it blocks, then the lowest "
 		       "enabled one)\n");
+		return;
+	}
+	if (!have_pair && m->runs >= m->max_runs) {
+		printf("racing pair: not found within --max-runs %u (moving "
+		       "preemptions later takes more runs)\n", m->max_runs);
 		return;
 	}
 	if (!have_pair) {
