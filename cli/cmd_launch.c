@@ -220,6 +220,9 @@ static int parse_one(int c, struct launch_opts *o)
 	case OPT_SLICE:
 		if (cli_parse_u32("--slice-us", optarg, &req->slice_us) < 0)
 			return EXIT_USAGE;
+		/* 0 quietly meant the default (QA). */
+		if (req->slice_us == 0)
+			return cli_usage_error("--slice-us: must be at least 1");
 		req->has_slice_us = 1;
 		return 0;
 	case OPT_TIMEOUTS:
@@ -240,6 +243,9 @@ static int parse_one(int c, struct launch_opts *o)
 		if (req->n_instrument_modules >= MAX_INSTRUMENT)
 			return cli_usage_error("--instrument: at most %d modules",
 					       MAX_INSTRUMENT);
+		if (!*optarg)
+			return cli_usage_error("--instrument: an empty module "
+					       "name matches every module");
 		o->modules[req->n_instrument_modules++] = optarg;
 		req->instrument_modules = o->modules;
 		return 0;
@@ -251,6 +257,9 @@ static int parse_one(int c, struct launch_opts *o)
 		if (req->n_instrument_sources >= MAX_INSTRUMENT)
 			return cli_usage_error("--instrument-source: at most %d "
 					       "files", MAX_INSTRUMENT);
+		if (!*optarg)
+			return cli_usage_error("--instrument-source: no file "
+					       "given");
 		o->sources[req->n_instrument_sources++] = optarg;
 		req->instrument_sources = o->sources;
 		return 0;

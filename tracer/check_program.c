@@ -11,26 +11,35 @@
 
 #include "tracer.h"
 
-/* Is path an executable 64-bit ELF file?  shown names it in err. */
+/* Is path an executable x86-64 ELF file?  shown names it in err. */
 static int check_elf(const char *path, char *err, size_t errlen,
 		     const char *shown)
 {
-	unsigned char ident[EI_NIDENT];
+	Elf64_Ehdr eh;
+	const unsigned char *ident = eh.e_ident;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", shown, strerror(errno));
 		return -1;
 	}
-	ssize_t n = read(fd, ident, sizeof(ident));
+	memset(&eh, 0, sizeof(eh));
+	ssize_t n = read(fd, &eh, sizeof(eh));
 	close(fd);
-	if (n != (ssize_t)sizeof(ident) || memcmp(ident, ELFMAG, SELFMAG) != 0) {
+	if (n < (ssize_t)EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG) != 0) {
 		snprintf(err, errlen, "%s: not an ELF executable nor a #! "
 			 "script", shown);
 		return -1;
 	}
 	if (ident[EI_CLASS] != ELFCLASS64) {
 		snprintf(err, errlen, "%s: not a 64-bit ELF executable", shown);
+		return -1;
+	}
+	/* Another machine's program failed only at run 1, with exec's
+	 * "Exec format error" (QA). */
+	if (n < (ssize_t)sizeof(eh) || eh.e_machine != EM_X86_64) {
+		snprintf(err, errlen, "%s: not an x86-64 program (ELF machine "
+			 "%u)", shown, (unsigned)eh.e_machine);
 		return -1;
 	}
 	return 0;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # bad_input.sh: wrong input gets one clear line on stderr and the
 # documented exit status, never a crash, a core file or a stray process:
-#   launch: missing program, file not executable, executable but not ELF
+#   launch: missing program, file not executable, executable but not ELF,
+#           a program for another machine
 #           -> 3; unknown option -> 2
 #   replay: random bytes, a valid trace with a flipped magic, /dev/zero -> 3
 #   export: too large for dot -> exit 3, an existing -o file untouched;
@@ -46,15 +47,24 @@ not_exec=$SC_BIN/not-executable
 cp "$(sc_target abba_deadlock)" "$not_exec" && chmod a-x "$not_exec"
 not_elf=$SC_BIN/random-bytes
 head -c 4096 /dev/urandom >"$not_elf" && chmod +x "$not_elf"
+# An x86-64-class ELF for another machine (e_machine patched to aarch64,
+# 183): refused up front, not at run 1 with exec's "Exec format error".
+other_arch=$SC_BIN/aarch64-program
+cp "$(sc_target abba_deadlock)" "$other_arch" &&
+	printf '\267\000' | dd of="$other_arch" bs=1 seek=18 conv=notrunc 2>/dev/null
 garbage=$SC_TMP/garbage.sctrace
 head -c 4096 /dev/urandom >"$garbage"
 
 expect 3 "launch a missing program" -- launch -n 1 -- "$missing"
 expect 3 "launch a file that is not executable" -- launch -n 1 -- "$not_exec"
 expect 3 "launch an executable that is not ELF" -- launch -n 1 -- "$not_elf"
+expect 3 "launch a program for another machine" -- launch -n 1 -- "$other_arch"
 expect 2 "launch an empty program name" -- launch -n 1 -- ""
 expect 2 "launch with an unknown option" -- launch --no-such-option -n 1 -- "$(sc_target abba_deadlock)"
 expect 2 "launch -j 0" -- launch -j 0 -n 1 -- "$(sc_target abba_deadlock)"
+expect 2 "launch --slice-us 0" -- launch --slice-us 0 -n 1 -- "$(sc_target abba_deadlock)"
+expect 2 "launch --instrument ''" -- launch --granularity mem --instrument "" -n 1 -- "$(sc_target abba_deadlock)"
+expect 2 "launch --instrument-source ''" -- launch --granularity mem --instrument-source "" -n 1 -- "$(sc_target abba_deadlock)"
 # An unknown short option after another option's argument is named, not
 # that argument ("-s random -x" once said "unknown option 'random'").
 expect 2 "launch -s random -j1 -x" -- launch -s random -j1 -x -n 1 -- "$(sc_target abba_deadlock)"
