@@ -29,10 +29,16 @@ static const char *object_noun(uint16_t kind)
 	}
 }
 
-static struct sc_thread *thread_by_ctid(struct sc_engine *e, uint64_t addr)
+/* The thread of process p whose exit clears addr (what a joiner waits
+ * on).  Only p's: with --follow-forks every process has the same
+ * addresses, and a join in one was said to wait for a thread of another
+ * (QA: "T3 waits for T4 to exit", T4 in another process). */
+static struct sc_thread *thread_by_ctid(struct sc_engine *e,
+					const struct sc_process *p,
+					uint64_t addr)
 {
 	for (size_t i = 0; i < e->nthreads; i++)
-		if (e->threads[i]->controlled &&
+		if (e->threads[i]->controlled && e->threads[i]->proc == p &&
 		    e->threads[i]->clear_child_tid == addr)
 			return e->threads[i];
 	return NULL;
@@ -185,7 +191,7 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 
 	if (t->last_call_site)
 		call_site_text(t, site, sizeof(site));
-	struct sc_thread *joined = thread_by_ctid(e, addr);
+	struct sc_thread *joined = thread_by_ctid(e, t->proc, addr);
 	if (joined) {
 		snprintf(buf + used, len - used,
 			 "%sT%u waits for T%u to exit (pthread_join%s%s)",
@@ -241,7 +247,7 @@ static int location_rank(struct sc_engine *e, const struct sc_thread *t)
 	     t->last_call_kind == SC_EV_RWLOCK_RDLOCK ||
 	     t->last_call_kind == SC_EV_RWLOCK_WRLOCK))
 		return 2;
-	return thread_by_ctid(e, waited_on(t)) ? 0 : 1;
+	return thread_by_ctid(e, t->proc, waited_on(t)) ? 0 : 1;
 }
 
 /* all_blocked: no thread can move (a thread in the kernel then waits

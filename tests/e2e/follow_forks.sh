@@ -88,6 +88,35 @@ PY
 tap_is "$got" "True True" \
 	"fork_held_lock --follow-forks: the report has the stack of every thread it names, main's in waitpid too"
 
+# Two processes of one program: the same addresses.  A join in one was
+# said to wait for a thread of the other whose exit clears the same
+# address (QA: "T3 waits for T4", T4 in another process).  Every join a
+# deadlock message names is of a thread of the joiner's own process:
+# two joiners never name the same thread.
+cat >"$SC_BIN/two_abba.sh" <<SCRIPT
+#!/bin/sh
+$(sc_target abba_deadlock) >/dev/null 2>&1 &
+$(sc_target abba_deadlock) >/dev/null 2>&1 &
+wait
+SCRIPT
+chmod +x "$SC_BIN/two_abba.sh"
+sc launch --json -n 30 --seed 1 --keep-going --keep-traces none \
+	-- "$SC_BIN/two_abba.sh" </dev/null >"$SC_TMP/two.json" 2>/dev/null
+got=$(python3 - "$SC_TMP/two.json" <<'PY' 2>/dev/null
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+two = bad = 0
+for b in d.get("bugs") or []:
+    joined = re.findall(r"T\d+ waits for (T\d+) to exit", b["message"])
+    if len(joined) >= 2:
+        two += 1
+        bad += len(set(joined)) < len(joined)
+print("%s %d" % ("some" if two else "none", bad))
+PY
+)
+tap_is "$got" "some 0" \
+	"two processes of one program: each join a deadlock names is of the joiner's own process"
+
 # A process-shared semaphore the child posts: the kernel's futex, not the
 # model's, and a followed child's posts replay.
 rc=0
