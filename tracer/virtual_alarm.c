@@ -205,6 +205,23 @@ bool sc_alarms_fire(struct sc_engine *e, bool idle)
 	return fired;
 }
 
+bool sc_alarms_fire_by(struct sc_engine *e, uint64_t vns)
+{
+	bool fired = false;
+
+	if (!vns)
+		return false;
+
+	for (size_t i = 0; i < e->nprocs; i++) {
+		struct sc_process *p = e->procs[i];
+		if (armed(p) && p->alarm_due_ns <= vns) {
+			fire(e, p);
+			fired = true;
+		}
+	}
+	return fired;
+}
+
 uint64_t sc_alarm_real_wait_us(struct sc_engine *e)
 {
 	uint64_t now = 0, wait = 0;
