@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "report.h"
 
 struct frame {
@@ -29,7 +30,7 @@ struct frame {
 };
 
 /* The tracer's last line of a stack cut at its frame limit. */
-static const char CUT[] = "\xe2\x80\xa6 (";
+static const char CUT[] = SC_ELLIPSIS " (";
 
 static const char NOT_STARTED[] = " (not started yet)";
 

@@ -40,7 +40,7 @@ extern "C" char *sc_demangle(const char *name)
 
 void sc_name_copy(char *buf, size_t len, const char *name)
 {
-	static const char ellipsis[] = "\xe2\x80\xa6";	// U+2026
+	static const char ellipsis[] = SC_ELLIPSIS;
 	size_t n = std::strlen(name);
 
 	if (len == 0)

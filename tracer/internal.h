@@ -980,10 +980,10 @@ bool sc_alarm_syscall(struct sc_engine *e, struct sc_thread *t);
 /* Send SIGALRM for each timer whose virtual time came (or, when idle,
  * its real time); true when one fired. */
 bool sc_alarms_fire(struct sc_engine *e, bool idle);
-/* Real time until the first armed timer's real due time, 0: none. */
 /* Fire, in virtual time, the timers of ours due at or before vns (none
  * when vns is 0); true when one fired. */
 bool sc_alarms_fire_by(struct sc_engine *e, uint64_t vns);
+/* Real time until the first armed timer's real due time, 0: none. */
 uint64_t sc_alarm_real_wait_us(struct sc_engine *e);
 
 /* ---- dispatch.c: signals ---- */

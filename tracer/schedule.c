@@ -119,12 +119,6 @@ static bool sc_is_sync_kind(uint32_t kind)
 	}
 }
 
-/* A memory event that reads (a plain load, or a read-modify-write). */
-static bool is_load(uint32_t kind)
-{
-	return kind == SC_EV_MEM_READ || kind == SC_EV_MEM_RMW;
-}
-
 /* A memory event or a free(3): counted by the memory budgets and caps. */
 static bool mem_or_free(uint32_t kind)
 {
@@ -138,7 +132,7 @@ static bool busy_spins(const struct sc_event *ev)
 {
 	return (ev->kind == SC_EV_PREEMPT &&
 		(ev->preempt_flags & SC_PREEMPT_SPIN)) ||
-	       (is_load(ev->kind) && ev->waits_in_place);
+	       (sc_event_is_load(ev->kind) && ev->waits_in_place);
 }
 
 /* A spin preemption, or a yield or sleep where the thread was before:
@@ -176,7 +170,7 @@ static void track_read_locks(struct sc_thread *t, const struct sc_event *ev)
  * (sc_mem_spin_mark). */
 static void count_mem_repeat(struct sc_thread *t, const struct sc_event *ev)
 {
-	bool load = is_load(ev->kind);
+	bool load = sc_event_is_load(ev->kind);
 
 	if (load && t->mem_repeats && ev->pc == t->mem_repeat_pc &&
 	    ev->object == t->mem_repeat_object) {
@@ -198,7 +192,7 @@ void sc_mem_spin_mark(struct sc_thread *t)
 	 * waits and polls of the others were never offered while it went
 	 * on (QA: main spinning on an atomic flag until a thread's 100 ms
 	 * cond_timedwait ended: 5 of 10 runs hung). */
-	nx->waits_in_place = is_load(nx->kind) &&
+	nx->waits_in_place = sc_event_is_load(nx->kind) &&
 			     t->mem_repeats >= SC_MEM_SPIN_REPEATS &&
 			     nx->pc == t->mem_repeat_pc &&
 			     nx->object == t->mem_repeat_object;
@@ -873,7 +867,7 @@ void sc_schedule_one(struct sc_engine *e)
 			     (nx->preempt_flags & SC_PREEMPT_SPIN);
 		bool waits = nx->kind == SC_EV_YIELD || nx->kind == SC_EV_SLEEP;
 		/* The same load again and again: a flag's busy-wait. */
-		spins = spins || (is_load(nx->kind) && nx->waits_in_place);
+		spins = spins || (sc_event_is_load(nx->kind) && nx->waits_in_place);
 		nspin += spins || (waits && (nx->waits_in_place || !hold_timed));
 		nwaiting += spins || waits;
 	}

@@ -19,6 +19,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
+#include "demangle.h"
 #include "fnv.h"
 #include "internal.h"
 
@@ -189,7 +190,7 @@ size_t sc_stack_unwind(pid_t pid, pid_t tid, struct sc_frame *frames,
 			frames[max - 1].system_source = false;
 			snprintf(frames[max - 1].text,
 				 sizeof(frames[max - 1].text),
-				 "\xe2\x80\xa6 (%zu more frame%s not shown)",
+				 SC_ELLIPSIS " (%zu more frame%s not shown)",
 				 more + 1, more ? "s" : "");
 		}
 		_UPT_destroy(upt);

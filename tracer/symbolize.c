@@ -99,20 +99,16 @@ static void put(char *buf, size_t len, const char *fmt, ...)
  * " at stl_tree.h:2384", with nothing to say it was cut). */
 static void put_named(char *buf, size_t len, const char *fn, const char *rest)
 {
-	static const char ellipsis[] = "\xe2\x80\xa6";   /* U+2026 */
-	size_t nf = strlen(fn), nr = strlen(rest);
+	size_t nr = strlen(rest);
 
-	if (nf + nr < len) {
+	/* Too little room left for 16 bytes of fn and its mark: cut the
+	 * whole line as put does. */
+	if (nr + 16 + sizeof(SC_ELLIPSIS) > len) {
 		put(buf, len, "%s%s", fn, rest);
 		return;
 	}
-	size_t room = len - 1 > nr + sizeof(ellipsis) - 1
-		      ? len - 1 - nr - (sizeof(ellipsis) - 1) : 0;
-	if (room < 16) {
-		put(buf, len, "%s%s", fn, rest);
-		return;
-	}
-	put(buf, len, "%.*s%s%s", (int)room, fn, ellipsis, rest);
+	sc_name_copy(buf, len - nr, fn);
+	memcpy(buf + strlen(buf), rest, nr + 1);
 }
 
 /* Name addr.  Code with debug information: "function at file:line

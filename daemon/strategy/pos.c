@@ -150,11 +150,6 @@ static bool is_spin(uint16_t kind)
  * catch. */
 #define SPIN_LOADS 64
 
-static bool is_load(uint16_t kind)
-{
-	return kind == SC_EV_MEM_READ || kind == SC_EV_MEM_RMW;
-}
-
 /* A spin event: a yield, sleep or spin preemption, or at race and mem
  * granularity a busy-wait's loads (steps of their own, and no
  * preemption): the same load again and again, or SPIN_LOADS loads in a
@@ -167,7 +162,7 @@ static bool spin_event(const struct pos_ctx *c, const struct sc_event *e)
 {
 	if (is_spin(e->kind))
 		return true;
-	if (!is_load(e->kind))
+	if (!sc_event_is_load(e->kind))
 		return false;
 	return e->waits_in_place ||
 	       (e->thread < c->nt && c->t[e->thread].loads_in_row >= SPIN_LOADS);
@@ -195,7 +190,7 @@ static void pos_executed(void *ctx, const struct sc_event *ev)
 	if (ev->thread < c->nt) {
 		struct pos_thread *me = &c->t[ev->thread];
 		me->drawn = false;
-		if (!is_load(ev->kind))
+		if (!sc_event_is_load(ev->kind))
 			me->loads_in_row = 0;
 		else if (me->loads_in_row < UINT32_MAX)
 			me->loads_in_row++;

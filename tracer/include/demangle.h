@@ -4,6 +4,11 @@
 
 #include <stddef.h>
 
+/* U+2026, the mark of a name or a stack cut short in a report; a stack's
+ * last line "<ellipsis> (N more frames not shown)" (stack.c) is read back
+ * by the CLI (report_stacks.c). */
+#define SC_ELLIPSIS "\xe2\x80\xa6"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -61,6 +61,12 @@ enum sc_event_kind {
 	SC_EV__COUNT
 };
 
+/* A memory event that reads (a plain load, or a read-modify-write). */
+static inline bool sc_event_is_load(uint32_t kind)
+{
+	return kind == SC_EV_MEM_READ || kind == SC_EV_MEM_RMW;
+}
+
 /* How an event touches its object (POS: two events race when they share an
  * object and at least one is not a read). */
 enum sc_access {
