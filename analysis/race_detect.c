@@ -28,6 +28,12 @@ struct word {
 	bool atomic;            /* an rmw touched it: accesses synchronise */
 };
 
+/* A synchronisation word that a lifted site still touches, unseen. */
+struct blind {
+	uint64_t object;
+	bool release;           /* the site writes it */
+};
+
 struct rd {
 	const struct sc_trace *t;
 	const struct sc_atomic_set *atomics;    /* by module map */
@@ -46,6 +52,13 @@ struct rd {
 	struct u64map wordmap;  /* address >> 3 -> index into words */
 	struct word *words;
 	size_t nwords, capwords;
+	/* Lifted sites (race_detect's order_lifted_sites). */
+	bool order_lifted;
+	struct u64map sitemap;  /* process and pc -> index into site_hits */
+	uint32_t *site_hits;
+	size_t nsites, capsites;
+	struct blind *blind;
+	size_t nblind, capblind;
 };
 
 static void join(uint32_t *dst, const uint32_t *src, uint32_t n)
@@ -282,6 +295,79 @@ static bool atomic_word(struct rd *r, uint32_t th, uint64_t addr)
 	return k >= 0 && r->words[k].atomic;
 }
 
+/* The tracer stops scheduling (and recording) a memory access
+ * instruction after t->mem_site_cap events at it in a process
+ * (tracer/schedule.c): a spin loop's load is recorded 64 or 1000 times,
+ * and the turn that reads the other thread's release store, the one the
+ * happens-before edge comes from, is never seen.  So once a site that
+ * touches a synchronisation word is lifted, every later event acquires
+ * the word's release clock (the lifted site may read it at any time),
+ * and when the site writes, every later event also releases into it.
+ * That can only hide a race, never invent one (QA: a correct SPSC ring
+ * "raced" on its slots in every run).
+ *
+ * Counts one event at e's site; returns -1 when out of memory. */
+static int count_site(struct rd *r, const struct sc_trace_event *e,
+		      bool sync)
+{
+	uint64_t process = sc_trace_process_of(r->t, e->thread);
+	int added;
+
+	if (!r->order_lifted || !r->t->mem_site_cap || process >= 1u << 16)
+		return 0;
+	int64_t k = u64map_get_or_add(&r->sitemap, e->pc | process << 48,
+				      (uint32_t)r->nsites, &added);
+	if (k < 0)
+		return -1;
+	if (added) {
+		if (r->nsites == r->capsites) {
+			size_t c = r->capsites ? r->capsites * 2 : 64;
+			void *p = realloc(r->site_hits, c * sizeof(uint32_t));
+			if (!p)
+				return -1;
+			r->site_hits = p;
+			r->capsites = c;
+		}
+		r->site_hits[r->nsites++] = 0;
+	}
+	if (++r->site_hits[k] != r->t->mem_site_cap || !sync)
+		return 0;
+	bool release = e->kind != SC_EV_MEM_READ;
+	for (size_t i = 0; i < r->nblind; i++)
+		if (r->blind[i].object == e->object) {
+			r->blind[i].release |= release;
+			return 0;
+		}
+	if (r->nblind == r->capblind) {
+		size_t c = r->capblind ? r->capblind * 2 : 8;
+		void *p = realloc(r->blind, c * sizeof(*r->blind));
+		if (!p)
+			return -1;
+		r->blind = p;
+		r->capblind = c;
+	}
+	r->blind[r->nblind++] = (struct blind){ e->object, release };
+	return 0;
+}
+
+/* Join the release clocks of the lifted sites' words into my (acquire),
+ * or my into those of the written ones (release). */
+static int blind_sync(struct rd *r, uint32_t *my, bool release)
+{
+	for (size_t i = 0; i < r->nblind; i++) {
+		if (release && !r->blind[i].release)
+			continue;
+		uint32_t *oc = obj_clock(r, r->blind[i].object);
+		if (!oc)
+			return -1;
+		if (release)
+			join(oc, my, r->n);
+		else
+			join(my, oc, r->n);
+	}
+	return 0;
+}
+
 static int run(struct rd *r, race_fn fn, void *ctx)
 {
 	const struct sc_trace *t = r->t;
@@ -300,6 +386,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			r->has_pending[th] = false;
 		}
 		my[th]++;
+		if (blind_sync(r, my, false) < 0)
+			return -1;
 		bool sync_access = false;
 		if (hb_is_mem(e->kind)) {
 			role = hb_object_role(e->kind);
@@ -316,6 +404,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 			if (!role && (sync_access || atomic_word(r, th, e->object)))
 				role = e->kind == SC_EV_MEM_READ ? HB_ACQUIRE
 								 : HB_RELEASE;
+			if (count_site(r, e, role != 0) < 0)
+				return -1;
 		} else if (e->object) {
 			role = hb_object_role(e->kind);
 		}
@@ -362,6 +452,8 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 				return -1;
 			join(mc, my, n);
 		}
+		if (blind_sync(r, my, true) < 0)
+			return -1;
 		const uint32_t *w = hb_woken(t, e);
 		for (uint32_t j = 0; w && j < e->nwoken; j++) {
 			if (w[j] >= n)
@@ -389,14 +481,15 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 }
 
 int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
-		atomic_code_fn atomic_code, race_fn fn, void *ctx, char *err,
-		size_t errlen)
+		atomic_code_fn atomic_code, bool order_lifted_sites, race_fn fn,
+		void *ctx, char *err, size_t errlen)
 {
 	struct rd r;
 	int rc;
 
 	memset(&r, 0, sizeof(r));
 	r.t = t;
+	r.order_lifted = order_lifted_sites;
 	r.atomics = atomics;
 	r.atomic_code = atomic_code;
 	r.n = hb_thread_slots(t, err, errlen);
@@ -409,6 +502,7 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
 	size_t nn = (size_t)r.n * r.n;
 	u64map_init(&r.objmap);
 	u64map_init(&r.wordmap);
+	u64map_init(&r.sitemap);
 	r.vc = calloc(nn, sizeof(uint32_t));
 	r.pending = calloc(nn, sizeof(uint32_t));
 	r.exitvc = calloc(nn, sizeof(uint32_t));
@@ -433,6 +527,9 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
 	free(r.objclk);
 	u64map_free(&r.objmap);
 	u64map_free(&r.wordmap);
+	u64map_free(&r.sitemap);
+	free(r.site_hits);
+	free(r.blind);
 	free(r.vc);
 	free(r.pending);
 	free(r.exitvc);

@@ -147,7 +147,7 @@ int sc_trace_racing_pcs(const struct sc_trace *t, uint64_t **pcs, size_t *n,
 	 * counter that plain movs make are where the outcome depends on
 	 * the order of threads, and so good scheduling points, even though
 	 * analyze does not call them races. */
-	if (race_detect(t, NULL, NULL, on_race, &p, err, errlen) < 0) {
+	if (race_detect(t, NULL, NULL, false, on_race, &p, err, errlen) < 0) {
 		free(p.v);
 		free(p.racing_write);
 		return -1;

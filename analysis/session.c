@@ -372,7 +372,7 @@ int sc_analysis_add(struct sc_analysis *a, const struct sc_trace *t,
 			free(r->name);
 			goto oom;
 		}
-		int rc = race_detect(t, atomics, on_atomic_code, on_race, a,
+		int rc = race_detect(t, atomics, on_atomic_code, true, on_race, a,
 				     err, errlen);
 		free_atomic_sets(atomics, t->nmaps);
 		if (rc < 0) {

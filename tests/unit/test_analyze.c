@@ -56,6 +56,8 @@ static uint8_t access_of(uint16_t kind)
 /* The sizes of the memory accesses of the events being converted, by
  * index (test_shared_word's; NULL, or 0 in it: 8 bytes). */
 static const uint32_t *access_sizes;
+/* The trace header's mem_site_cap (analyse_file). */
+static uint32_t analyse_site_cap;
 
 static struct sc_event to_event(const struct tev *e, uint64_t step)
 {
@@ -365,7 +367,7 @@ analyse_file(struct sc_analysis *a, const char *name, const struct tev *evs,
 	struct sc_trace_header h = {
 		.tool_version = "test", .argv = argv, .cwd = "/",
 		.strategy = "random", .strategy_params = "",
-		.granularity = "mem",
+		.granularity = "mem", .mem_site_cap = analyse_site_cap,
 	};
 	struct sc_module mod = { racy_path, NULL, 0, LOAD, 0x5000 };
 	struct sc_run_result res = { .verdict = SC_VERDICT_PASS };
@@ -543,6 +545,48 @@ static void test_shared_word(void)
 		sc_analysis_free(a);
 	}
 	access_sizes = NULL;
+}
+
+/* A spin loop on an atomic flag whose load was recorded up to the
+ * trace's mem_site_cap (3) times: the turn that saw T1's release was not
+ * recorded, so T2's read of the data after the loop is ordered by the
+ * lifted site's word, not racing.  The same trace with the site's last
+ * read before the cap (2 reads) races: nothing was lifted there. */
+static void test_lifted_spin(void)
+{
+	const uint64_t flag = TOTAL;
+	struct tev lifted[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_MEM_RMW, flag, site[2], 0, {0} },
+		{ 2, SC_EV_MEM_READ, flag, site[3], 0, {0} },
+		{ 2, SC_EV_MEM_READ, flag, site[3], 0, {0} },
+		{ 2, SC_EV_MEM_READ, flag, site[3], 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, COUNTER, site[0], 0, {0} },
+		{ 1, SC_EV_MEM_RMW, flag, site[2], 0, {0} },
+		{ 2, SC_EV_MEM_READ, COUNTER, site[1], 0, {0} },
+	};
+	size_t n = sizeof(lifted) / sizeof(*lifted);
+	/* Without the third read the site is not lifted. */
+	struct tev kept[sizeof(lifted) / sizeof(*lifted) - 1];
+	memcpy(kept, lifted, 7 * sizeof(*kept));
+	memcpy(kept + 7, lifted + 8, (n - 8) * sizeof(*kept));
+
+	analyse_site_cap = 3;
+	struct sc_analysis *a = sc_analysis_new();
+	const struct sc_analysis_result *r =
+		analyse_file(a, "lifted.sctrace", lifted, n);
+	ok(r && r->nraces == 0 && r->mem_runs == 1,
+	   "data read after a spin whose load was lifted at the cap: no race");
+	sc_analysis_free(a);
+	a = sc_analysis_new();
+	r = analyse_file(a, "unlifted.sctrace", kept, n - 1);
+	ok(r && r->nraces == 1,
+	   "the same read when the spin's load was recorded below the cap races");
+	sc_analysis_free(a);
+	analyse_site_cap = 0;
 }
 
 /* One race-free run per edge kind: create -> start, wake -> woken,
@@ -920,8 +964,9 @@ int main(void)
 		test_locked();
 		test_freed_block();
 		test_shared_word();
+		test_lifted_spin();
 	} else {
-		skip(15, "tests/targets/race_sites not built or unreadable");
+		skip(17, "tests/targets/race_sites not built or unreadable");
 	}
 	tu_cleanup();
 	return done_testing();
