@@ -236,6 +236,20 @@ static void describe_wait(struct sc_engine *e, struct sc_thread *t,
 		 used ? "; " : "", t->logical, obj, addr_text, where);
 }
 
+/* Append "T1 waits in pause for a signal ..." for t (lost_signal.c). */
+static void describe_signal_wait(struct sc_thread *t, char *buf, size_t len)
+{
+	char own[512] = "";
+	size_t used = strlen(buf);
+
+	sc_stack_own_text(t->proc->pid, t->tid, own, sizeof(own));
+	snprintf(buf + used, len - used,
+		 "%sT%u waits in %s%s%s for a signal that no thread, timer "
+		 "or child process of the run is left to send",
+		 used ? "; " : "", t->logical, sc_signal_wait_name(t),
+		 *own ? " called from " : "", own);
+}
+
 /* Where a deadlock report is best located: at a thread waiting for a
  * lock (the cycle of a lock-order deadlock: 2), else at one not joining
  * a thread (1), not at main waiting for the others to end (0: in
@@ -261,8 +275,20 @@ static void report(struct sc_engine *e, bool all_blocked)
 	struct sc_thread *first = NULL;
 	int first_rank = -1;
 
+	/* First: it stops the threads in the kernel, whose own frames the
+	 * message then names. */
+	sc_report_blocked_stacks(e, all_blocked);
 	for (size_t i = 0; i < e->nthreads; i++) {
 		struct sc_thread *t = e->threads[i];
+		if (t->controlled && t->state == TH_IN_KERNEL && all_blocked &&
+		    sc_signal_wait_name(t)) {
+			describe_signal_wait(t, graph, sizeof(graph));
+			/* The report is located where the signal is awaited. */
+			first = t;
+			first_rank = 3;
+			blocked++;
+			continue;
+		}
 		if (t->controlled && t->state == TH_IN_KERNEL && all_blocked) {
 			/* wait4/waitid for children that are all blocked */
 			size_t used = strlen(graph);
@@ -296,7 +322,6 @@ static void report(struct sc_engine *e, bool all_blocked)
 	    first->last_call_site)
 		sc_symbolize(first->proc->pid, first->last_call_site - 1,
 			     r->location, sizeof(r->location));
-	sc_report_blocked_stacks(e, all_blocked);
 	r->verdict = SC_VERDICT_DEADLOCK;
 	e->finished = true;
 }

@@ -186,6 +186,10 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 							 : t->probe);
 }
 
+/* How long the only live thread must have been in a signal wait before
+ * it counts as asleep there (as schedule.c's ASLEEP_GRACE_US). */
+#define LOST_SIGNAL_AFTER_US 20000
+
 static void wait_running(struct sc_engine *e)
 {
 	struct sc_thread *t = e->running;
@@ -234,6 +238,17 @@ static void wait_running(struct sc_engine *e)
 	now = sc_now_us();
 	if (e->deadline_us && now >= e->deadline_us) {
 		check_limits(e);
+		return;
+	}
+	/* The only live thread, awaited in pause() or sigwait() while the
+	 * others wait for it, with nothing left to send it a signal. */
+	if (t->released && t->quick_deadline_us == UINT64_MAX &&
+	    now - t->resumed_us >= LOST_SIGNAL_AFTER_US &&
+	    sc_signal_wait_name(t) && sc_signals_lost(e)) {
+		t->released_quick = false;
+		t->state = TH_IN_KERNEL;
+		e->running = NULL;
+		sc_report_deadlock(e);
 		return;
 	}
 	if (t->released_quick && now >= t->quick_deadline_us) {

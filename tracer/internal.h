@@ -1093,6 +1093,17 @@ int sc_pin_cpu(int cpu, cpu_set_t *saved);
 
 /* ---- deadlock.c ---- */
 void sc_report_deadlock(struct sc_engine *e);
+/* ---- lost_signal.c ---- */
+/* "pause", "sigsuspend" or "sigwait" when t is in the kernel (released,
+ * or awaited as the only live thread) in a call that only a signal ends;
+ * else NULL. */
+const char *sc_signal_wait_name(const struct sc_thread *t);
+/* Every controlled thread waits: in our futex model without a timeout,
+ * or asleep in the kernel in a signal wait (at least one), and no timer
+ * of the program's and no child outside the run can send a signal: the
+ * signals they wait for are lost.  The caller has let a while pass since
+ * the last thread went to sleep. */
+bool sc_signals_lost(const struct sc_engine *e);
 /* spinner, the one thread that can run, spins where nothing can change
  * what it waits for: the run is a hang now (verdict, message, stacks). */
 void sc_report_endless_spin(struct sc_engine *e, struct sc_thread *spinner);

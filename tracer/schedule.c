@@ -993,6 +993,10 @@ void sc_schedule_one(struct sc_engine *e)
 				wait_for_kernel_at_most(e, alarm_us);
 				return;
 			}
+			if (!timed && kernel_asleep(e) && sc_signals_lost(e)) {
+				sc_report_deadlock(e);
+				return;
+			}
 			wait_for_kernel_or_timeout(e, timed);
 			return;
 		}

@@ -4,7 +4,9 @@
 # a deadlock in std::latch is located at the program's wait; a cycle of
 # mutexes ends the run while another thread still runs; a thread blocked
 # in a static object's destructor at exit is located there, not at
-# _start.
+# _start; a signal lost before pause() is a deadlock at once (not a hang
+# at the time budget), while waits whose signal a timer or a child
+# process sends are not.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -216,6 +218,44 @@ case $message in
 	tap_ok "static_cv_exit: T0 in pthread_cond_destroy during exit, T1 at its wait's line" ;;
 *) tap_not_ok "static_cv_exit: T0 in pthread_cond_destroy during exit, T1 at its wait's line" ;;
 esac
+
+# lost_pause: main's pthread_kill before the worker's pause() is lost.
+# Every failing run is a deadlock naming the worker in pause() at the
+# marked line, never a hang at the time budget (it was, after the whole
+# --timeout of each such run); replays reproduce it.  pause_race's lost
+# signal (main's `while (!told) pause();`) likewise.
+line=$(grep -n 'LOST-SIGNAL' "$top_srcdir/tests/targets/lost_pause.c" | cut -d: -f1)
+json=$SC_TMP/lost_pause.json
+rc=$(sc_launch_json "$json" -s pos -n 300 --seed 1 --keep-going --timeout 20 -- "$(sc_target lost_pause)")
+tap_is "$rc/$(json_get "$json" 'sorted(set(b["kind"] for b in d["bugs"]))')/$(json_get "$json" 'd["failing_runs"] >= 30')" \
+	'1/["deadlock"]/true' \
+	"lost_pause: at least 30 of 300 pos runs fail, all as deadlocks ($(json_get "$json" 'd["failing_runs"]') failed)"
+message=$(json_get "$json" 'd["bugs"][0]["message"]')
+case $message in
+*"T1 waits in pause called from worker at lost_pause.c:$line "*"for a signal that no thread, timer or child process"*)
+	tap_ok "lost_pause: the message names T1 in pause() at lost_pause.c:$line" ;;
+*) tap_not_ok "lost_pause: the message names T1 in pause() at lost_pause.c:$line"
+   tap_diag "$message" ;;
+esac
+sc_check_replay "lost_pause" "$json" deadlock
+json=$SC_TMP/pause_race.json
+rc=$(sc_launch_json "$json" -s pos -n 300 --seed 1 --keep-going --timeout 20 -- "$(sc_target pause_race)")
+tap_is "$rc/$(json_get "$json" 'sorted(set(b["kind"] for b in d["bugs"]))')" '1/["assert", "deadlock"]' \
+	"pause_race: its runs fail by the lost update (assert) or the lost signal (deadlock), never a hang"
+
+# signal_handshake: the fixed handshake (sigsuspend), a timer_create
+# timer's signal awaited in sigwait(), and a child's kill() of its parent
+# awaited in sigsuspend, unfollowed and followed: no run is a deadlock.
+for args in "" timer child "child --follow-forks"; do
+	set -- $args
+	json=$SC_TMP/handshake.json
+	extra=${2:-}
+	rc=$(sc_launch_json "$json" -n 100 --seed 1 $extra -- "$(sc_target signal_handshake)" ${1:+"$1"})
+	tap_is "$rc/$(json_get "$json" 'd["runs"]')/$(json_get "$json" 'd["failing_runs"]')" 0/100/0 \
+		"signal_handshake ${args:-(handshake)}: 100 runs, none failing"
+	[ "$rc" -eq 0 ] && continue
+	tap_diag "$(json_get "$json" 'd["bugs"][0]["message"]')"
+done
 
 sc_check_no_leftovers
 tap_done

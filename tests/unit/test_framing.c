@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -229,6 +230,16 @@ static int wait_exit(pid_t pid)
 	return -1;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag,
+			struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
 static void test_daemon(void)
 {
 	char dir[] = "/tmp/schedctl-test-framing-XXXXXX";
@@ -273,18 +284,9 @@ static void test_daemon(void)
 	is_int(wait_exit(pid), 0, "the daemon exits with status 0");
 	ok(access(sock_path, F_OK) < 0, "and removes its socket");
 
-	/* Clean the temporary directory. */
-	{
-		char p[300];
-
-		snprintf(p, sizeof(p), "%s/sock.lock", dir);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/sock.pid", dir);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/state", dir);
-		rmdir(p);
-		rmdir(dir);
-	}
+	/* Clean the temporary directory: the daemon's state directory
+	 * holds its log, index and sessions by now. */
+	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 int main(void)
