@@ -38,11 +38,15 @@
 
 #define DEFAULT_TIMEOUT_MS 60000
 
-/* An unlinked read-write file in dir for the program's output. */
+/* An unlinked file in dir for the program's output, open write-only as
+ * launch's run-N.out and run-N.err are: glibc's perror() dups stderr and
+ * fdopen()s it "w+", which fails on a write-only descriptor and not on a
+ * read-write one, so the program made other system calls than the run
+ * it replays (QA: every program calling perror() diverged). */
 static int temp_output(const char *dir, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	int fd;
+	int fd, wfd;
 
 	if (sc_mkdir_p(dir, 0700) < 0) {
 		sc_strf(err, errlen, "%s: %s", dir, strerror(errno));
@@ -54,18 +58,27 @@ static int temp_output(const char *dir, char *err, size_t errlen)
 		sc_strf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	wfd = open(path, O_WRONLY | O_CLOEXEC);
+	if (wfd < 0)
+		sc_strf(err, errlen, "%s: %s", path, strerror(errno));
+	close(fd);
 	unlink(path);
-	return fd;
+	return wfd;
 }
 
-/* Copy the whole of from (from offset 0) to to; best effort. */
-static void copy_out(int from, int to)
+/* Copy the whole output file behind write-only descriptor out (from
+ * offset 0) to to; best effort. */
+static void copy_out(int out, int to)
 {
-	char buf[65536];
+	char buf[65536], path[64];
 	off_t off = 0;
 	ssize_t n;
 
 	if (to < 0)
+		return;
+	sc_strf(path, sizeof(path), "/proc/self/fd/%d", out);
+	int from = open(path, O_RDONLY | O_CLOEXEC);
+	if (from < 0)
 		return;
 	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
 		ssize_t done = 0;
@@ -76,11 +89,14 @@ static void copy_out(int from, int to)
 
 			if (w < 0 && errno == EINTR)
 				continue;
-			if (w <= 0)
+			if (w <= 0) {
+				close(from);
 				return;     /* the reader went away */
+			}
 			done += w;
 		}
 	}
+	close(from);
 }
 
 static bool is_bug(enum sc_verdict v)

@@ -3,7 +3,8 @@
 # --seed twice finds the first bug at the same run after the same number
 # of events, and a correct program whose threads wake each other in the
 # kernel runs the same events; every failing run of two threads that both
-# fail an assert replays.
+# fail an assert replays; a program that calls perror() replays (its
+# standard error is write-only in the replay too).
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -126,6 +127,23 @@ two=$(grep -l "the count went up" "$SC_TMP/double"/run-*.err 2>/dev/null | xargs
 tap_diag "double_assert: $n failing runs, $two with both messages"
 tap_is "$rc/$n/$ok/$([ "$two" -gt 0 ] && echo both)" "1/$(json_get "$SC_TMP/double.json" 'd["failing_runs"]')/$n/both" \
 	"double_assert: every failing run replays as recorded, also those where both threads wrote"
+
+# perror_exit: perror() takes another path on a read-write stderr than on
+# launch's write-only one; each of its runs replays, with the message.
+json=$SC_TMP/perror.json
+rc=$(sc_launch_json "$json" -n 3 --seed 1 --keep-going -- "$(sc_target perror_exit)")
+good=0
+for i in 0 1 2; do
+	trace=$(json_get "$json" "d['bugs'][$i]['trace']")
+	sc replay --json "$trace" >"$SC_TMP/perror.r.json" 2>"$SC_TMP/perror.r.err" || :
+	if [ "$(json_get "$SC_TMP/perror.r.json" 'd["matches_recording"]')" = true ] &&
+	   grep -q "open config: No such file" "$SC_TMP/perror.r.err"; then
+		good=$((good + 1))
+	else
+		tap_diag "perror_exit: $trace: $(json_get "$SC_TMP/perror.r.json" 'd["message"]')"
+	fi
+done
+tap_is "$rc/$good" 1/3 "perror_exit: its 3 failing runs replay as recorded, perror's message included"
 
 sc_check_no_leftovers
 tap_done
