@@ -26,6 +26,20 @@
  * handler may block on something else. */
 #define AWAIT_WAKE_US 2000000
 
+/* Replay: is t's next recorded event a preemption?  Then set out to
+ * stop it there (preempt_replay.c). */
+static bool arm_preemption(struct sc_engine *e, struct sc_thread *t)
+{
+	const struct sc_policy *pol = e->cfg->policy;
+	uint64_t step = e->step ? e->step - 1 : 0;
+
+	if (!pol || !pol->preempt_target ||
+	    !pol->preempt_target(pol->ctx, step, t->logical, &t->target))
+		return false;
+	sc_preempt_replay_arm(e, t);
+	return true;
+}
+
 void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 {
 	uint32_t slice = e->cfg->slice_us ? e->cfg->slice_us : DEFAULT_SLICE_US;
@@ -43,7 +57,8 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	/* Its CPU time counts from here, not from the engine's first look
 	 * at it: on a busy machine that look can come tens of milliseconds
 	 * late, and a computation ended before its budget was seen used. */
-	if (!(pol && pol->no_slices) && sc_other_can_run(e, t))
+	if (!(pol && pol->no_slices) &&
+	    (sc_other_can_run(e, t) || sc_alarm_armed(t->proc)))
 		t->cpu_at_resume_ns = sc_process_cpu_ns(t->proc->pid);
 	t->probe = PROBE_NONE;
 	t->released = request == PTRACE_SYSCALL;
@@ -58,19 +73,15 @@ void sc_start_running(struct sc_engine *e, struct sc_thread *t, int request)
 	if (t->released)
 		t->release_step = e->step;
 	e->running = t;
-	if (pol && t->controlled && !t->released) {
+	if (pol && t->controlled && !t->released && !arm_preemption(e, t) &&
+	    pol->no_slices && pol->slice) {
 		uint64_t step = e->step ? e->step - 1 : 0;
-		if (pol->preempt_target &&
-		    pol->preempt_target(pol->ctx, step, t->logical, &t->target))
-			sc_preempt_replay_arm(e, t);
-		else if (pol->no_slices && pol->slice) {
-			uint32_t legacy = pol->slice(pol->ctx, step, t->logical);
-			if (legacy == SC_SLICE_AS_RECORDED)
-				t->sliced_as_recorded = true;
-			else if (legacy) {   /* a trace without states */
-				t->probe = PROBE_LEGACY;
-				t->slice_budget_ns = (uint64_t)legacy * 1000u;
-			}
+		uint32_t legacy = pol->slice(pol->ctx, step, t->logical);
+		if (legacy == SC_SLICE_AS_RECORDED)
+			t->sliced_as_recorded = true;
+		else if (legacy) {   /* a trace without states */
+			t->probe = PROBE_LEGACY;
+			t->slice_budget_ns = (uint64_t)legacy * 1000u;
 		}
 	}
 	sc_resume(t, request);
@@ -777,8 +788,14 @@ static void on_syscall_exit(struct sc_engine *e, struct sc_thread *t)
 		}
 	}
 	if (e->running == t && t->released_quick) {
-		/* Came back within the window: not a scheduling point. */
+		/* Came back within the window: not a scheduling point.  It
+		 * runs on as from the event that released it, which armed no
+		 * preemption then (QA: a computation right after a quick
+		 * syscall was never stopped at its recorded preemption, and
+		 * the replay hung there). */
 		t->released_quick = false;
+		if (t->controlled)
+			arm_preemption(e, t);
 		resume_free(t);
 		return;
 	}

@@ -159,7 +159,8 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 	bool counting = t->probe == PROBE_REPLAY_FREE ||
 			t->probe == PROBE_LEGACY ||
 			((!(pol && pol->no_slices) || t->sliced_as_recorded) &&
-			 (sc_other_can_run(e, t) || t->probe_after_spin));
+			 (sc_other_can_run(e, t) || t->probe_after_spin ||
+			  sc_alarm_armed(t->proc)));
 	if (!counting || !cpu) {
 		t->cpu_at_resume_ns = 0;   /* count from when it matters */
 		return;

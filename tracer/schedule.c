@@ -334,9 +334,17 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 		 * a pipe for 100 ms while main counted until it was done
 		 * waited for 10000 steps of 10 us, one a budget: a false
 		 * hang. */
-		if (ev.preempt_flags & SC_PREEMPT_BUDGET)
+		if (ev.preempt_flags & SC_PREEMPT_BUDGET) {
 			sc_vclock_advance_to(e, sc_vclock_now_ns(e) +
 						SC_BUDGET_VNS);
+			/* A timer that time brought fires here, at this step,
+			 * before the thread goes on: left to the next
+			 * decision, it fired at whatever probe stopped a
+			 * lone computation next, which a replay does not
+			 * make (QA: setitimer, then compute until its
+			 * handler says stop). */
+			sc_alarms_fire(e, false);
+		}
 		break;
 	case SC_EV_THREAD_EXIT:
 		/* Emitted when the thread is reaped, with the waiter its
@@ -416,22 +424,6 @@ static void execute(struct sc_engine *e, struct sc_thread *t,
 	sc_start_running(e, t, PTRACE_CONT);
 }
 
-/* Has pid created timer_create(2) timers?  Their signals are the
- * kernel's, in real time: a spin may wait for one. */
-static bool has_posix_timers(pid_t pid)
-{
-	char path[64];
-	int c;
-
-	snprintf(path, sizeof(path), "/proc/%d/timers", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return true;    /* cannot tell: as if it had */
-	c = fgetc(f);
-	fclose(f);
-	return c != EOF;
-}
-
 /* t, the one thread that can run, spins again right after its last
  * spin (no other event between), while every other thread of the run is
  * blocked for good: no timeout, nothing in the kernel, no alarm, no
@@ -467,7 +459,7 @@ static bool endless_spin(const struct sc_engine *e, struct sc_thread *t)
 	/* The /proc reads last, once all the rest holds. */
 	for (size_t i = 0; i < e->nprocs; i++)
 		if (!e->procs[i]->controlled ||
-		    has_posix_timers(e->procs[i]->pid))
+		    sc_has_posix_timers(e->procs[i]->pid))
 			return false;
 	if (t->next.kind == SC_EV_PREEMPT)
 		return true;    /* the probe saw its state come back */
@@ -1012,8 +1004,13 @@ void sc_schedule_one(struct sc_engine *e)
 
 	if (nen == 1) {
 		struct sc_thread *only = e->view_map[e->view_enabled[0]];
+		/* A budget preemption is a step while a timer is armed:
+		 * its virtual time is what makes the timer fire. */
+		bool ticks = only->next.kind == SC_EV_PREEMPT &&
+			     (only->next.preempt_flags & SC_PREEMPT_BUDGET) &&
+			     sc_alarm_armed(only->proc);
 		if (only->state == TH_READY && timing_event(only) &&
-		    absorbable(e, only)) {
+		    absorbable(e, only) && !ticks) {
 			go_on(e, only);
 			return;
 		}

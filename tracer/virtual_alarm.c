@@ -151,6 +151,11 @@ static bool armed(const struct sc_process *p)
 	return p->alarm_due_ns && p->controlled && !p->exiting;
 }
 
+bool sc_alarm_armed(const struct sc_process *p)
+{
+	return armed(p);
+}
+
 static void fire(struct sc_engine *e, struct sc_process *p)
 {
 	struct sc_thread *target = signal_target(e, p, SIGALRM);

@@ -3,7 +3,9 @@
 # virtual clock.  A watchdog that never fires natively does not fire
 # because the tool is slow (it killed correct programs: "crash: killed by
 # SIGALRM"), and one that does fire fires at the same step in every run
-# of the schedule, so its run replays.
+# of the schedule, so its run replays.  A lone computation that a timer
+# ends (alarm_compute) gets its virtual time from its CPU budget
+# preemptions, which are steps: no false hang, and its runs replay.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -76,6 +78,27 @@ case $steps in
 1000[0-9][0-9]) tap_ok "it fires after 1 s of virtual time (step $steps)" ;;
 *) tap_not_ok "it fires after 1 s of virtual time (step $steps, want 100000-100099)" ;;
 esac
+
+# alarm_compute: setitimer(20 ms), then compute alone until the handler
+# says stop.  Every run used to be a hang at the time budget (virtual
+# time stood still); now each of 4 runs passes (--slice-us 100: a 25 ms
+# budget) and replays as recorded, twice.
+rc=$(sc_launch_json "$SC_TMP/ac.json" -n 4 --seed 3 --slice-us 100 --timeout 30 \
+	--keep-traces all --out "$SC_TMP/ac" -- "$(sc_target alarm_compute)")
+tap_is "$rc/$(json_get "$SC_TMP/ac.json" 'd["runs"]')/$(json_get "$SC_TMP/ac.json" 'd["failing_runs"]')" 0/4/0 \
+	"alarm_compute: 4 runs stopped by their timer, none a hang"
+[ "$rc" -eq 0 ] && grep -q "stopped by the timer" "$SC_TMP/ac/run-000004.out" ||
+	tap_diag "$(json_get "$SC_TMP/ac.json" 'd["bugs"][0]["message"]')"
+good=0
+for f in "$SC_TMP"/ac/run-*.sctrace "$SC_TMP"/ac/run-*.sctrace; do
+	sc replay --json "$f" >"$SC_TMP/acr.json" 2>/dev/null || :
+	if [ "$(json_get "$SC_TMP/acr.json" 'd["matches_recording"]')" = true ]; then
+		good=$((good + 1))
+	else
+		tap_diag "$(basename "$f"): $(json_get "$SC_TMP/acr.json" 'd["message"]')"
+	fi
+done
+tap_is "$good" 8 "alarm_compute: its 4 runs replay as recorded, twice each"
 
 sc_check_no_leftovers
 tap_done
