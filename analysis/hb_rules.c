@@ -157,6 +157,21 @@ void hb_thread_step(struct hb_thread *s, const struct sc_trace_event *e,
 			rw_unlock_is_write(s, e->object) ? e->object
 				: hb_rw_read_key(e->object));
 		break;
+	case SC_EV_SYSCALL_BLOCKING:
+		/* Data handed over through the kernel: what a thread wrote
+		 * to a descriptor (not the terminal's 1 and 2) comes before
+		 * what another then reads from one, when its read returns.
+		 * The trace does not say which descriptors are the ends of
+		 * one pipe: one clock for all (QA: a value written before an
+		 * eventfd or pipe write and read after the read "raced" in
+		 * every run). */
+		if (e->access == SC_ACC_WRITE && e->object > 2)
+			add_key(k->release, &k->nrelease, rmax, HB_IO_KEY);
+		else if (e->access == SC_ACC_READ) {
+			call_keys(s, HB_IO_KEY, 0);
+			add_key(k->acquire, &k->nacquire, amax, HB_IO_KEY);
+		}
+		break;
 	default:
 		break;
 	}

@@ -12,6 +12,8 @@
  *     logical id);
  *   - every event with a woken list -> the next event of each woken thread
  *     (futex wakes, a thread's exit waking its joiner);
+ *   - a write to a file descriptor (a pipe, an eventfd, a socket; not 1
+ *     or 2) -> a later read from any descriptor, once it returns;
  *   - pthread_join -> after the exits of the threads that have exited
  *     (the trace does not say which thread a pthread_t names; this can
  *     only hide a race, never invent one).  Also at the joiner's futex
@@ -105,6 +107,10 @@ static inline uint64_t hb_rw_read_key(uint64_t lock)
 {
 	return lock | (1ULL << 63);
 }
+
+/* The clock of data passed through file descriptors (hb_thread_step):
+ * no user address has bit 62. */
+#define HB_IO_KEY (1ULL << 62)
 
 /* Object clocks to acquire before event e (joined into the thread) and to
  * release after it (the thread's clock joined into them), besides the

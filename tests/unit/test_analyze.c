@@ -56,6 +56,9 @@ static uint8_t access_of(uint16_t kind)
 /* The sizes of the memory accesses of the events being converted, by
  * index (test_shared_word's; NULL, or 0 in it: 8 bytes). */
 static const uint32_t *access_sizes;
+/* The accesses of the events being converted, by index (0, or NULL:
+ * access_of(kind)): a syscall's, which its kind does not say. */
+static const uint8_t *accesses;
 /* The trace header's mem_site_cap (analyse_file). */
 static uint32_t analyse_site_cap;
 
@@ -66,7 +69,8 @@ static struct sc_event to_event(const struct tev *e, uint64_t step)
 	bool mem = e->kind >= SC_EV_MEM_READ && e->kind <= SC_EV_MEM_RMW;
 	return (struct sc_event){
 		.step = step, .thread = e->thread, .kind = e->kind,
-		.access = access_of(e->kind),
+		.access = accesses && accesses[step] ? accesses[step]
+						     : access_of(e->kind),
 		.size = mem ? mem_size : e->kind == SC_EV_FREE ? 4096 : 0,
 		.object = e->object, .pc = e->pc, .enabled = 1,
 		.nwoken = e->nwoken, .woken = e->nwoken ? e->woken : NULL,
@@ -753,6 +757,79 @@ static void test_after_racing_write(void)
 	       "racing pcs: both sides, and the access after T1's racing write only");
 }
 
+/* Data passed through a descriptor: a write to one (not 1 or 2) orders
+ * a later read's return after it; a write to standard output does not. */
+static void test_fd_edges(void)
+{
+	/* A pipe: T0 blocks reading its end (fd 3), T1 writes X and then
+	 * the other end (fd 4), T0's read returns and it reads X. */
+	struct tev pipe[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 0, SC_EV_SYSCALL_BLOCKING, 3, 0x40, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x20, 0, {0} },
+		{ 1, SC_EV_SYSCALL_BLOCKING, 4, 0x44, 0, {0} },
+		{ 0, SC_EV_SYSCALL_RETURN, 0, 0x40, 0, {0} },
+		{ 0, SC_EV_MEM_READ, VAR_X, 0x10, 0, {0} },
+	};
+	/* The same with T1 writing to standard output instead: no edge. */
+	struct tev terminal[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 0, SC_EV_SYSCALL_BLOCKING, 3, 0x40, 0, {0} },
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x20, 0, {0} },
+		{ 1, SC_EV_SYSCALL_BLOCKING, 1, 0x44, 0, {0} },
+		{ 0, SC_EV_SYSCALL_RETURN, 0, 0x40, 0, {0} },
+		{ 0, SC_EV_MEM_READ, VAR_X, 0x10, 0, {0} },
+	};
+	static const uint8_t acc[7] = { 0, 0, SC_ACC_READ, 0, SC_ACC_WRITE };
+	const struct tev *runs[] = { pipe, terminal };
+	const char *what[] = { "pipe write -> the read that returns after it: no race",
+			       "the same with the write to standard output: a race" };
+
+	accesses = acc;
+	for (int k = 0; k < 2; k++) {
+		struct sc_analysis *a = sc_analysis_new();
+		struct sc_trace t;
+		char err[256];
+		make_trace(&t, runs[k], 7, 0);
+		sc_analysis_add(a, &t, "fd", err, sizeof(err));
+		const struct sc_analysis_result *r = sc_analysis_result(a);
+		is_int((long)(r ? r->nraces : 99), k, "%s", what[k]);
+		free_trace(&t);
+		sc_analysis_free(a);
+	}
+	accesses = NULL;
+}
+
+/* And a thread's reads of a word before its own racing write of it, back
+ * to its last synchronisation event (check, re-read, write): the bank
+ * withdrawal whose pilot ran the threads one after the other, so only
+ * the first read raced.  Not a read before the thread's lock, nor a read
+ * of another word. */
+static void test_reads_before_racing_write(void)
+{
+	struct tev evs[] = {
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 0, SC_EV_THREAD_CREATE, 0, 0, 0, {0} },
+		{ 1, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 1, SC_EV_MEM_READ, VAR_X, 0x08, 0, {0} },       /* before lock */
+		{ 1, SC_EV_MUTEX_LOCK, LOCK, 0x7ffff7e5f370, 0, {0} },
+		{ 1, SC_EV_MEM_READ, VAR_X, 0x10, 0, {0} },       /* check */
+		{ 1, SC_EV_MEM_READ, VAR_Y + 64, 0x14, 0, {0} },  /* other word */
+		{ 1, SC_EV_MEM_READ, VAR_X, 0x18, 0, {0} },       /* re-read */
+		{ 1, SC_EV_MEM_WRITE, VAR_X, 0x1c, 0, {0} },      /* act */
+		{ 2, SC_EV_THREAD_START, 0, 0, 0, {0} },
+		{ 2, SC_EV_MEM_READ, VAR_X, 0x20, 0, {0} },       /* its check */
+	};
+	char got[256];
+
+	racing_pcs_of(evs, sizeof(evs) / sizeof(evs[0]), got,
+		      "racing pcs before a racing write");
+	is_str(got, "0x10 0x18 0x1c 0x20",
+	       "racing pcs: both sides, and T1's reads of the word since its lock");
+}
+
 /* Read-write locks (hb_rules.h): a write unlock orders every later lock,
  * read unlocks order a later write lock, two readers are not ordered; and
  * the lock is taken when its call returns, not at its entry. */
@@ -953,8 +1030,10 @@ int main(void)
 	test_readers();
 	test_estimates();
 	test_edges();
+	test_fd_edges();
 	test_racing_pcs();
 	test_after_racing_write();
+	test_reads_before_racing_write();
 	test_rwlock();
 	test_order_independent();
 	test_truncated();
