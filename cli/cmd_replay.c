@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,23 @@ static const struct option replay_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The daemon could not write the program's output to our standard
+ * output or error: a reader that went away ends us by SIGPIPE, as it
+ * ends a tool that writes there itself; any other failure (a full disk)
+ * is said in one line, exit 3 (docs/schedctl.1, OUTPUT). */
+static int output_failed(const Scctl__ReplayResult *rr)
+{
+	const char *stream = rr->output_fd == 2 ? "stderr" : "stdout";
+
+	if (rr->output_errno == EPIPE) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	cli_error("%s: the program's output: %s", stream,
+		  strerror(rr->output_errno));
+	return EXIT_FAIL;
+}
+
 static int stream_replies(int fd, bool json, int *stopped_pid,
 			  int *stopped_tid)
 {
@@ -74,6 +92,8 @@ static int stream_replies(int fd, bool json, int *stopped_pid,
 		if (r->replay) {
 			report_replay(r->replay, json);
 			code = r->replay->exit_code;
+			if (r->replay->has_output_errno)
+				code = output_failed(r->replay);
 			if (r->replay->has_stopped_pid)
 				*stopped_pid = r->replay->stopped_pid;
 			if (r->replay->has_stopped_tid)

@@ -67,19 +67,22 @@ static int temp_output(const char *dir, char *err, size_t errlen)
 }
 
 /* Copy the whole output file behind write-only descriptor out (from
- * offset 0) to to; best effort. */
-static void copy_out(int out, int to)
+ * offset 0) to to.  Returns 0, or the errno of a failed write to `to`
+ * (a full disk, a reader gone): the client says so, or dies of SIGPIPE
+ * as a tool writing there itself would.  What cannot be read is lost
+ * quietly (the output is the program's, not ours). */
+static int copy_out(int out, int to)
 {
 	char buf[65536], path[64];
 	off_t off = 0;
 	ssize_t n;
 
 	if (to < 0)
-		return;
+		return 0;
 	sc_strf(path, sizeof(path), "/proc/self/fd/%d", out);
 	int from = open(path, O_RDONLY | O_CLOEXEC);
 	if (from < 0)
-		return;
+		return 0;
 	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
 		ssize_t done = 0;
 
@@ -90,13 +93,15 @@ static void copy_out(int out, int to)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
+				int e = w < 0 ? errno : EIO;
 				close(from);
-				return;     /* the reader went away */
+				return e;
 			}
 			done += w;
 		}
 	}
 	close(from);
+	return 0;
 }
 
 static bool is_bug(enum sc_verdict v)
@@ -559,8 +564,11 @@ static void end_handed_over(int conn, int pid)
 		;
 }
 
+/* out_fd, out_errno: the client's stream whose write failed (1 or 2)
+ * and why; 0 and 0 when none did. */
 static void send_result(int conn, const struct sc_trace *t, const char *path,
-			const struct replay_outcome *o, int code)
+			const struct replay_outcome *o, int code, int out_fd,
+			int out_errno)
 {
 	Scctl__Reply reply = SCCTL__REPLY__INIT;
 	Scctl__ReplayResult rr = SCCTL__REPLAY_RESULT__INIT;
@@ -589,6 +597,11 @@ static void send_result(int conn, const struct sc_trace *t, const char *path,
 		rr.stopped_pid = o->res.stopped_pid;
 		rr.has_stopped_tid = o->res.stopped_tid > 0;
 		rr.stopped_tid = o->res.stopped_tid;
+	}
+	if (out_errno) {
+		rr.has_output_fd = rr.has_output_errno = 1;
+		rr.output_fd = out_fd;
+		rr.output_errno = out_errno;
 	}
 	reply.has_ok = 1;
 	reply.ok = 1;
@@ -677,15 +690,18 @@ int sc_worker_replay(int conn, const Scctl__ReplayRequest *req,
 	code = run_replay(&t, req, envp,
 			  t.stdin_file && *t.stdin_file ? input : NULL, outfd,
 			  errfd, &o, err, sizeof(err));
-	copy_out(outfd, nfds > 0 ? fds[0] : -1);
-	copy_out(errfd, nfds > 1 ? fds[1] : -1);
+	int out_errno = copy_out(outfd, nfds > 0 ? fds[0] : -1), out_fd = 1;
+	if (!out_errno) {
+		out_errno = copy_out(errfd, nfds > 1 ? fds[1] : -1);
+		out_fd = 2;
+	}
 	if (code)
 		goto fail;
 	code = exit_code_of(&o);
 	sc_log("replay of %s: %s (recorded %s)%s%s", path,
 	       sc_verdict_name(o.res.verdict), sc_verdict_name(t.verdict),
 	       o.diverged_at >= 0 ? ": " : "", o.diverged_at >= 0 ? o.message : "");
-	send_result(conn, &t, path, &o, code);
+	send_result(conn, &t, path, &o, code, out_errno ? out_fd : 0, out_errno);
 	if (o.res.stopped_pid > 0)
 		end_handed_over(conn, o.res.stopped_pid);
 	goto out;

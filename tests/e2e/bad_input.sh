@@ -211,11 +211,26 @@ if [ -w /dev/full ]; then
 	sc --help >/dev/full 2>"$SC_TMP/full3.err" || rc=$?
 	tap_is "$rc/$(cat "$SC_TMP/full3.err")" "3/schedctl: stdout: No space left on device" \
 		"--help > /dev/full: exit 3 and why"
+	# replay writes the program's output: to a full disk that is said
+	# too (QA: exit 0, 3 MB lost without a word).
+	sc launch -n 1 --out "$SC_TMP/seq" -- seq 100000 >/dev/null 2>&1
+	rc=0
+	sc replay "$SC_TMP/seq/run-000001.sctrace" >/dev/full \
+		2>"$SC_TMP/full4.err" || rc=$?
+	tap_is "$rc/$(grep -c "stdout: the program's output: No space left on device" "$SC_TMP/full4.err")" 3/1 \
+		"replay > /dev/full: exit 3 and why"
 else
 	tap_skip "list --json > /dev/full" "no /dev/full"
 	tap_skip "export > /dev/full" "no /dev/full"
 	tap_skip "--help > /dev/full" "no /dev/full"
+	tap_skip "replay > /dev/full" "no /dev/full"
+	sc launch -n 1 --out "$SC_TMP/seq" -- seq 100000 >/dev/null 2>&1
 fi
+# ... and to a reader that went away (600 kB, more than a pipe holds):
+# SIGPIPE, as for a tool that writes there itself (it exited 0).
+sc replay "$SC_TMP/seq/run-000001.sctrace" 2>"$SC_TMP/pipe.err" | true
+rc=${PIPESTATUS[0]}
+tap_is "$rc" 141 "replay | true: ended by SIGPIPE (141)"
 # A daemon that cannot be started: --json carries the reason.
 rc=0
 SCHEDCTL_SOCKET=$SC_TMP/none.sock SCHEDCTLD=$SC_TMP/no-such-daemon \
