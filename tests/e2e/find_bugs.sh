@@ -4,6 +4,9 @@
 # 10; with --keep-going the bug is hit at least once in 200 runs.
 # Hit counts and run numbers are printed as diagnostics, never asserted
 # beyond ">= 1", so the test does not depend on strategy tuning.
+# chdir() is a scheduling point: a thread's open() of a relative path can
+# come before main's chdir(), and chess does not call its search done
+# without that schedule.
 set -u
 # shellcheck source=tests/lib/tap.sh
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib/tap.sh"
@@ -100,6 +103,20 @@ for pair in order_violation:assert check_then_act:assert \
 	fi
 	tap_is "$runs" "$RUNS" "$name: --keep-going completes all $RUNS runs"
 done
+
+# chdir_order: the reader's relative open() before main's chdir().
+mkdir -p "$SC_TMP/cwd/sub" && : >"$SC_TMP/cwd/sub/marker"
+bin=$(sc_target chdir_order)
+json=$SC_TMP/chdir.json
+rc=$(cd "$SC_TMP/cwd" && sc_launch_json "$json" -s random -n 100 --seed "$SEED" --keep-going -- "$bin" sub)
+hits=$(json_get "$json" 'd["failing_runs"]')
+tap_diag "chdir_order: $hits of 100 random runs open before the chdir"
+tap_is "$rc/$([ "${hits:-0}" -ge 10 ] && echo many)/$(json_get "$json" 'sorted(set(b["message"] for b in d["bugs"]))')" \
+	'1/many/["exited with status 3"]' \
+	"chdir_order: at least 10 of 100 random runs have the reader open before main's chdir (exit 3)"
+rc=$(cd "$SC_TMP/cwd" && sc_launch_json "$json" -s chess -- "$bin" sub)
+tap_is "$rc/$(json_get "$json" 'd["failing_runs"]')" 1/1 \
+	"chdir_order: chess finds the failing schedule (it had said every schedule passed)"
 
 sc_check_no_leftovers
 tap_done

@@ -16,13 +16,7 @@
 #include <stdio.h>
 #include <sys/time.h>
 
-#define R1(x) x = x * 6364136223846793005ull + 1442695040888963407ull; \
-	x ^= x >> 29;
-#define R4(x) R1(x) R1(x) R1(x) R1(x)
-#define R16(x) R4(x) R4(x) R4(x) R4(x)
-#define R64(x) R16(x) R16(x) R16(x) R16(x)
-#define R256(x) R64(x) R64(x) R64(x) R64(x)
-#define R1024(x) R256(x) R256(x) R256(x) R256(x)
+#include "mix_rounds.h"
 
 static volatile sig_atomic_t stop;
 

@@ -18,12 +18,7 @@
 #define WORKERS 2
 #define TURNS 120000
 
-#define R1(x) x = x * 6364136223846793005ull + 1442695040888963407ull; \
-	x ^= x >> 29;
-#define R4(x) R1(x) R1(x) R1(x) R1(x)
-#define R16(x) R4(x) R4(x) R4(x) R4(x)
-#define R64(x) R16(x) R16(x) R16(x) R16(x)
-#define R256(x) R64(x) R64(x) R64(x) R64(x)
+#include "mix_rounds.h"
 
 static uint64_t results[WORKERS];
 
