@@ -158,6 +158,8 @@ void hb_thread_step(struct hb_thread *s, const struct sc_trace_event *e,
 				: hb_rw_read_key(e->object));
 		break;
 	case SC_EV_SYSCALL_BLOCKING:
+		if (s->no_io_edges)
+			break;
 		/* Data handed over through the kernel: what a thread wrote
 		 * to a descriptor (not the terminal's 1 and 2) comes before
 		 * what another then reads from one, when its read returns.

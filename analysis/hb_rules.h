@@ -99,6 +99,7 @@ struct hb_thread {
 	uint64_t once;          /* once object still being initialised */
 	struct hb_rw_held rw[HB_HELD_RW];
 	unsigned nrw;
+	bool no_io_edges;       /* the race pilot's: no descriptor edges */
 };
 
 /* The key of a rwlock's read-unlock clock: user addresses never have the

@@ -52,7 +52,7 @@ struct rd {
 	struct u64map wordmap;  /* address >> 3 -> index into words */
 	struct word *words;
 	size_t nwords, capwords;
-	/* Lifted sites (race_detect's order_lifted_sites). */
+	/* race_detect's reported: lifted sites order what follows. */
 	bool order_lifted;
 	struct u64map sitemap;  /* process and pc -> index into site_hits */
 	uint32_t *site_hits;
@@ -481,7 +481,7 @@ static int run(struct rd *r, race_fn fn, void *ctx)
 }
 
 int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
-		atomic_code_fn atomic_code, bool order_lifted_sites, race_fn fn,
+		atomic_code_fn atomic_code, bool reported, race_fn fn,
 		void *ctx, char *err, size_t errlen)
 {
 	struct rd r;
@@ -489,7 +489,7 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
 
 	memset(&r, 0, sizeof(r));
 	r.t = t;
-	r.order_lifted = order_lifted_sites;
+	r.order_lifted = reported;
 	r.atomics = atomics;
 	r.atomic_code = atomic_code;
 	r.n = hb_thread_slots(t, err, errlen);
@@ -513,8 +513,11 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
 	if (!r.vc || !r.pending || !r.exitvc || !r.has_pending || !r.exited ||
 	    !r.join_obj || !r.ths)
 		rc = -1;
-	else
+	else {
+		for (uint32_t i = 0; i < r.n; i++)
+			r.ths[i].no_io_edges = !reported;
 		rc = run(&r, fn, ctx);
+	}
 	if (rc < 0)
 		snprintf(err, errlen, "out of memory");
 	else if (rc > 0) {

@@ -34,13 +34,16 @@ typedef bool (*atomic_code_fn)(void *ctx, size_t ev);
  * type's code made, and so are the other accesses to its word.
  * The processes of a --follow-forks trace have their own memory: the
  * same address in two of them is two words, which never race.
- * order_lifted_sites: a synchronisation word that an instruction lifted
- * at t->mem_site_cap touches is taken to order every later event (see
- * count_site in race_detect.c): what analyze reports must not be made of
- * the unseen end of a spin loop.  The race pilot leaves it off: the
- * accesses after such a loop are worth scheduling all the same. */
+ * reported: the races analyze reports.  A synchronisation word that an
+ * instruction lifted at t->mem_site_cap touches is taken to order every
+ * later event (see count_site in race_detect.c): what analyze reports
+ * must not be made of the unseen end of a spin loop; and data passed
+ * through a descriptor is ordered (hb_rules.h).  The race pilot leaves
+ * both out: it wants candidates to schedule, and the accesses after
+ * such a loop or around a write to a file are worth scheduling all the
+ * same (more order there could only take points away). */
 int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
-		atomic_code_fn atomic_code, bool order_lifted_sites, race_fn fn,
+		atomic_code_fn atomic_code, bool reported, race_fn fn,
 		void *ctx, char *err, size_t errlen);
 
 #endif /* SCHEDCTL_RACE_DETECT_H */
