@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -860,6 +861,13 @@ int cmd_minimize(int argc, char **argv)
 	}
 	m.rr.trace_path = path;
 	m.rr.cwd = cwd;
+	/* Ctrl-C or SIGTERM ends a minimize and the run it waits for (the
+	 * worker kills that run's program when our connection closes), also
+	 * when the shell started us with SIGINT ignored, as it ends a launch
+	 * or a replay (QA: `minimize &` in a script could not be interrupted
+	 * with SIGINT). */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	code = minimize_run(&m);
 	if (!code && copy_file(m.best_trace, output) < 0) {
 		cli_error("%s: %s", output, strerror(errno));

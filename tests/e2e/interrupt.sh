@@ -106,6 +106,24 @@ wait "$rpid" || rc=$?
 tap_is "$rc/$(json_get "$SC_TMP/long.json" 'd["error"], d["exit_status"]')" \
 	"130/('interrupted', 130)" "replay in a script's background: SIGINT ends it (130, JSON error)"
 
+# minimize too (QA: in a script's background it could not be
+# interrupted): SIGINT while its first run (a long awk that fails) is
+# under way ends it (130), and the run with it (no leftovers, below).
+sc launch -n 1 --out "$SC_TMP/slowfail" -- \
+	awk 'BEGIN { for (i = 0; i < 300000007; i++) s += i; exit 1 }' >/dev/null 2>&1
+SCHEDCTL_SOCKET=$SC_SOCKET SCHEDCTL_STATE_DIR=$SC_STATE SCHEDCTLD=$SCHEDCTLD \
+	"$SCHEDCTL" minimize "$SC_TMP/slowfail/run-000001.sctrace" \
+	>/dev/null 2>"$SC_TMP/slowfail.err" </dev/null &
+mpid=$!
+for _ in $(seq 300); do
+	pgrep -f 300000007 >/dev/null && break
+	sleep 0.1
+done
+kill -INT "$mpid"
+rc=0
+wait "$mpid" || rc=$?
+tap_is "$rc" 130 "minimize in a script's background: SIGINT ends it (130)"
+
 # A program that signals its parent signals the session's worker: a
 # server's kill(getppid(), SIGUSR1) said "stop" to it, and SIGTERM,
 # SIGUSR2, SIGALRM, SIGHUP or a real-time signal ended it, with no run
