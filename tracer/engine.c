@@ -225,8 +225,17 @@ static void wait_running(struct sc_engine *e)
 			    ? sc_alarm_real_wait_us(e) : 0;
 	if (alarm_us && alarm_us < wait)
 		wait = alarm_us;
-	if (sc_wait_any(e, wait))
+	if (sc_wait_any(e, wait)) {
+		/* A thread that stops again and again (a fault whose handler
+		 * returns to it, breakpoint hits while a replay scans for a
+		 * preemption) never lets the wait time out: the deadline and
+		 * a stop are looked at here too (CI under load: the session of
+		 * a client killed with -9 ran on for 20 s and more). */
+		if ((e->deadline_us && sc_now_us() >= e->deadline_us) ||
+		    (e->cfg->cancel && *e->cfg->cancel))
+			check_limits(e);
 		return;
+	}
 	if (alarm_us && sc_thread_state(t->proc->pid, t->tid) == 'S' &&
 	    sc_alarms_fire(e, true))
 		return;
