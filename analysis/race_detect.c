@@ -52,8 +52,7 @@ struct rd {
 	struct u64map wordmap;  /* address >> 3 -> index into words */
 	struct word *words;
 	size_t nwords, capwords;
-	/* race_detect's reported: lifted sites order what follows. */
-	bool order_lifted;
+	bool reported;          /* race_detect's: lifted sites order */
 	struct u64map sitemap;  /* process and pc -> index into site_hits */
 	uint32_t *site_hits;
 	size_t nsites, capsites;
@@ -313,7 +312,7 @@ static int count_site(struct rd *r, const struct sc_trace_event *e,
 	uint64_t process = sc_trace_process_of(r->t, e->thread);
 	int added;
 
-	if (!r->order_lifted || !r->t->mem_site_cap || process >= 1u << 16)
+	if (!r->reported || !r->t->mem_site_cap || process >= 1u << 16)
 		return 0;
 	int64_t k = u64map_get_or_add(&r->sitemap, e->pc | process << 48,
 				      (uint32_t)r->nsites, &added);
@@ -489,7 +488,7 @@ int race_detect(const struct sc_trace *t, const struct sc_atomic_set *atomics,
 
 	memset(&r, 0, sizeof(r));
 	r.t = t;
-	r.order_lifted = reported;
+	r.reported = reported;
 	r.atomics = atomics;
 	r.atomic_code = atomic_code;
 	r.n = hb_thread_slots(t, err, errlen);

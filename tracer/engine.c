@@ -187,10 +187,6 @@ static void slice_check(struct sc_engine *e, struct sc_thread *t)
 							 : t->probe);
 }
 
-/* How long the only live thread must have been in a signal wait before
- * it counts as asleep there (as schedule.c's ASLEEP_GRACE_US). */
-#define LOST_SIGNAL_AFTER_US 20000
-
 static void wait_running(struct sc_engine *e)
 {
 	struct sc_thread *t = e->running;
@@ -253,7 +249,7 @@ static void wait_running(struct sc_engine *e)
 	/* The only live thread, awaited in pause() or sigwait() while the
 	 * others wait for it, with nothing left to send it a signal. */
 	if (t->released && t->quick_deadline_us == UINT64_MAX &&
-	    now - t->resumed_us >= LOST_SIGNAL_AFTER_US &&
+	    now - t->resumed_us >= SC_ASLEEP_GRACE_US &&
 	    sc_signal_wait_name(t) && sc_signals_lost(e)) {
 		t->released_quick = false;
 		t->state = TH_IN_KERNEL;

@@ -985,10 +985,11 @@ bool sc_alarms_fire(struct sc_engine *e, bool idle);
 bool sc_alarms_fire_by(struct sc_engine *e, uint64_t vns);
 /* Real time until the first armed timer's real due time, 0: none. */
 uint64_t sc_alarm_real_wait_us(struct sc_engine *e);
-/* Has p a timer of ours that can still fire?  Then a thread computing
- * alone is preempted for its CPU budget as if another thread could run:
- * the budget's virtual time is what brings the timer's time (QA:
- * setitimer(10 ms), then `while (!stop) n++;` was a hang in every run). */
+/* Has p a timer of ours (alarm, setitimer) that can still fire?  Then a
+ * thread computing alone is preempted for its CPU budget as if another
+ * thread could run: the budget's virtual time is what brings the timer's
+ * time (QA: setitimer(10 ms), then `while (!stop) n++;` was a hang in
+ * every run). */
 bool sc_alarm_armed(const struct sc_process *p);
 
 /* ---- dispatch.c: signals ---- */
@@ -1098,6 +1099,10 @@ int sc_pin_cpu(int cpu, cpu_set_t *saved);
 
 /* ---- deadlock.c ---- */
 void sc_report_deadlock(struct sc_engine *e);
+/* How long threads in the kernel must be seen asleep there before that
+ * counts (a timed wait may time out, a signal wait is lost): one that is
+ * merely quick in the kernel is back long before. */
+#define SC_ASLEEP_GRACE_US 20000
 /* ---- lost_signal.c ---- */
 /* Has pid created timer_create(2) timers?  Their signals are the
  * kernel's, in real time.  Unreadable: as if it had. */

@@ -129,8 +129,8 @@ bool sc_signals_lost(const struct sc_engine *e)
 		const struct sc_process *p = e->procs[i];
 		if (p->exiting)
 			return false;   /* its death, and a SIGCHLD, come */
-		if (p->controlled &&
-		    (p->alarm_due_ns || sc_has_posix_timers(p->pid)))
+		if (sc_alarm_armed(p) ||
+		    (p->controlled && sc_has_posix_timers(p->pid)))
 			return false;
 	}
 	return !has_foreign_child(e);

@@ -593,14 +593,10 @@ static void wait_for_kernel(struct sc_engine *e)
 	wait_for_kernel_at_most(e, 100000);
 }
 
-/* How long every thread in the kernel must be seen asleep before a
- * timed wait may time out anyway. */
-#define ASLEEP_GRACE_US 20000
-
 /* Nothing can run but threads in the kernel: can a timed wait time out
  * all the same?  Yes when each of them sleeps there for good (sigwait(),
  * a read of a pipe nobody writes: sleep_kind.c) and has for
- * ASLEEP_GRACE_US: with every other thread of ours stopped, waiting for
+ * SC_ASLEEP_GRACE_US: with every other thread of ours stopped, waiting for
  * them would wait for ever (pbzip2's signal thread, while a worker
  * counts on its pthread_cond_timedwait).  A thread that is merely
  * quick in the kernel (a write, an mmap) is back long before, and one
@@ -629,14 +625,14 @@ static bool kernel_asleep(struct sc_engine *e)
 		e->asleep_step = e->step + 1;   /* 0 means "not seen" */
 		e->asleep_since_us = now;
 	}
-	return now - e->asleep_since_us >= ASLEEP_GRACE_US;
+	return now - e->asleep_since_us >= SC_ASLEEP_GRACE_US;
 }
 
 /* Wait for a thread in the kernel; while a timed wait is pending, not
  * longer than kernel_asleep needs to look again. */
 static void wait_for_kernel_or_timeout(struct sc_engine *e, bool timed)
 {
-	wait_for_kernel_at_most(e, timed ? ASLEEP_GRACE_US / 4 : 100000);
+	wait_for_kernel_at_most(e, timed ? SC_ASLEEP_GRACE_US / 4 : 100000);
 }
 
 /* A pending event that only timing made: a preemption, or the return of

@@ -145,15 +145,9 @@ static struct sc_thread *signal_target(struct sc_engine *e,
 	return leader;
 }
 
-/* A timer of ours that can still fire. */
-static bool armed(const struct sc_process *p)
-{
-	return p->alarm_due_ns && p->controlled && !p->exiting;
-}
-
 bool sc_alarm_armed(const struct sc_process *p)
 {
-	return armed(p);
+	return p->alarm_due_ns && p->controlled && !p->exiting;
 }
 
 static void fire(struct sc_engine *e, struct sc_process *p)
@@ -194,7 +188,7 @@ bool sc_alarms_fire(struct sc_engine *e, bool idle)
 
 	for (size_t i = 0; i < e->nprocs; i++) {
 		struct sc_process *p = e->procs[i];
-		if (!armed(p))
+		if (!sc_alarm_armed(p))
 			continue;
 		bool due = now >= p->alarm_due_ns;
 		if (!due && idle) {
@@ -219,7 +213,7 @@ bool sc_alarms_fire_by(struct sc_engine *e, uint64_t vns)
 
 	for (size_t i = 0; i < e->nprocs; i++) {
 		struct sc_process *p = e->procs[i];
-		if (armed(p) && p->alarm_due_ns <= vns) {
+		if (sc_alarm_armed(p) && p->alarm_due_ns <= vns) {
 			fire(e, p);
 			fired = true;
 		}
@@ -233,7 +227,7 @@ uint64_t sc_alarm_real_wait_us(struct sc_engine *e)
 
 	for (size_t i = 0; i < e->nprocs; i++) {
 		const struct sc_process *p = e->procs[i];
-		if (!armed(p))
+		if (!sc_alarm_armed(p))
 			continue;
 		if (!now)
 			now = sc_now_us();
